@@ -1,0 +1,3 @@
+//! hayate: a USI shogi engine.
+
+pub mod shogi;

@@ -1,0 +1,71 @@
+use clap::{Parser, Subcommand};
+use hayate::shogi::{Position, movegen};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "hayate", version, about = "hayate: a USI shogi engine")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count legal move sequences of DEPTH plies (leaves counted in bulk).
+    Perft {
+        depth: u32,
+        /// Start position (default: the initial position).
+        #[arg(long)]
+        sfen: Option<String>,
+        /// Moves to play from the start position first.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// One line per root move: `MOVE: COUNT`.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn setup(sfen: Option<&str>, moves: &[String]) -> Result<Position, String> {
+    let mut pos = match sfen {
+        Some(s) => Position::from_sfen(s).map_err(|e| format!("bad SFEN: {e}"))?,
+        None => Position::startpos(),
+    };
+    for (i, m) in moves.iter().enumerate() {
+        let mv = pos.parse_usi_move(m).map_err(|e| format!("move {}: {e}", i + 1))?;
+        pos.do_move(mv);
+    }
+    Ok(pos)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Perft { depth, sfen, moves, divide }) => {
+            let mut pos = match setup(sfen.as_deref(), &moves) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let start = Instant::now();
+            let total = if divide {
+                let mut total = 0;
+                for (m, n) in movegen::perft_divide(&mut pos, depth) {
+                    println!("{m}: {n}");
+                    total += n;
+                }
+                total
+            } else {
+                movegen::perft(&mut pos, depth)
+            };
+            let secs = start.elapsed().as_secs_f64();
+            println!("Nodes searched: {total}");
+            eprintln!("time {:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
+            ExitCode::SUCCESS
+        }
+        None => ExitCode::SUCCESS,
+    }
+}

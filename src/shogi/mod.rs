@@ -1,0 +1,16 @@
+//! The rules of shogi: types, bitboards, attack tables, positions, move generation and
+//! notation. Nothing here depends on search, evaluation or the protocol.
+
+pub mod attacks;
+pub mod bitboard;
+mod magics;
+pub mod movegen;
+pub mod position;
+pub mod sfen;
+pub mod types;
+mod zobrist;
+
+pub use movegen::{MoveList, generate_legal, perft};
+pub use position::Position;
+pub use sfen::{MoveError, STARTPOS, SfenError};
+pub use types::{Color, Hand, Move, Piece, PieceType, Square};

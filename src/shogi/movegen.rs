@@ -1,0 +1,408 @@
+//! Legal move generation.
+//!
+//! Every generator produces only legal moves: pinned pieces keep to their pin line, king moves
+//! are checked against the enemy's attacks, evasions are generated apart, and pawn drops that
+//! would mate (uchifuzume) are removed. Nothing allocates: moves go into a fixed `MoveList`.
+//!
+//! Modes (const generic, so each specialises at compile time):
+//! - `ALL`: every legal move, including non-promotions that are never better than the
+//!   promotion (pawn, bishop, rook, lance on its second-to-last rank). Perft and legal move
+//!   lists use it.
+//! - `CAPTURES`: captures and pawn promotions (not in check).
+//! - `QUIETS`: everything else except non-promotions that are never better (not in check).
+//! - `EVASIONS`: moves out of check, without the never-better non-promotions.
+//! - `QUIET_CHECKS`: non-captures that give check (not in check), for the quiescence search
+//!   and the mate search.
+//!
+//! `CAPTURES` + `QUIETS` = all moves out of `ALL` but the never-better non-promotions, each once.
+
+use super::attacks::{
+    between, bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks, line,
+    pawn_attacks, rook_attacks, silver_attacks,
+};
+use super::bitboard::{Bitboard, RANKS, ZONE};
+use super::position::Position;
+use super::types::{Color, Move, PieceType, Square};
+use arrayvec::ArrayVec;
+
+/// More than the largest number of legal moves in any position (593).
+pub const MAX_MOVES: usize = 600;
+
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+pub const ALL: u8 = 0;
+pub const CAPTURES: u8 = 1;
+pub const QUIETS: u8 = 2;
+pub const EVASIONS: u8 = 3;
+pub const QUIET_CHECKS: u8 = 4;
+
+/// Every legal move (including all non-promotions).
+pub fn generate_legal(pos: &Position, list: &mut MoveList) {
+    generate::<ALL>(pos, list);
+}
+
+/// Number of legal moves (for perft leaves).
+pub fn count_legal(pos: &Position) -> usize {
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    list.len()
+}
+
+/// Generates the moves of one mode. `CAPTURES`, `QUIETS` and `QUIET_CHECKS` need a side to
+/// move that is not in check, `EVASIONS` one that is; `ALL` works in both.
+pub fn generate<const MODE: u8>(pos: &Position, list: &mut MoveList) {
+    let in_check = pos.in_check();
+    if MODE == ALL || MODE == EVASIONS {
+        if in_check {
+            if MODE == ALL {
+                evasions::<true>(pos, list);
+            } else {
+                evasions::<false>(pos, list);
+            }
+            return;
+        }
+        if MODE == EVASIONS {
+            return;
+        }
+    }
+    debug_assert!(!in_check);
+    let us = pos.side_to_move();
+    let them = !us;
+    let empty = !pos.occupied();
+    let enemy = pos.pieces_of(them);
+    match MODE {
+        ALL => {
+            board_moves::<true, false>(pos, list, enemy | empty);
+            king_moves(pos, list, enemy | empty, false);
+            drops(pos, list, empty);
+        }
+        CAPTURES => {
+            board_moves::<false, false>(pos, list, enemy);
+            // Pawn promotions onto empty squares belong to this stage too.
+            pawn_quiet_promotions(pos, list, empty);
+            king_moves(pos, list, enemy, false);
+        }
+        QUIETS => {
+            board_moves::<false, true>(pos, list, empty);
+            king_moves(pos, list, empty, false);
+            drops(pos, list, empty);
+        }
+        QUIET_CHECKS => {
+            let mut all = MoveList::new();
+            board_moves::<false, false>(pos, &mut all, empty);
+            king_moves(pos, &mut all, empty, false);
+            drops(pos, &mut all, empty);
+            for m in all {
+                if pos.gives_check(m) {
+                    list.push(m);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[inline]
+fn push_all(list: &mut MoveList, from: Square, targets: Bitboard, promote: bool) {
+    for to in targets {
+        list.push(Move::normal(from, to, promote));
+    }
+}
+
+/// Adds the moves of a piece of kind `pt` from `from` to each square of `targets`, with the
+/// promotion variants the mode allows.
+#[inline]
+fn push_piece_moves<const ALL_PROMOS: bool, const NO_PAWN_PROMO: bool>(
+    list: &mut MoveList,
+    us: Color,
+    pt: PieceType,
+    from: Square,
+    targets: Bitboard,
+) {
+    if !pt.can_promote() {
+        push_all(list, from, targets, false);
+        return;
+    }
+    let zone = ZONE[us.index()];
+    let promotable = if from.in_zone(us) { targets } else { targets & zone };
+    push_all(list, from, targets.and_not(promotable), false);
+    if promotable.is_empty() {
+        return;
+    }
+    let last = RANKS[if us == Color::Black { 0 } else { 8 }];
+    let second = RANKS[if us == Color::Black { 1 } else { 7 }];
+    let (promo, plain) = match pt {
+        PieceType::Pawn => (
+            if NO_PAWN_PROMO { Bitboard::EMPTY } else { promotable },
+            if ALL_PROMOS { promotable.and_not(last) } else { Bitboard::EMPTY },
+        ),
+        PieceType::Lance => {
+            (promotable, promotable.and_not(if ALL_PROMOS { last } else { last | second }))
+        }
+        PieceType::Knight => (promotable, promotable.and_not(last | second)),
+        PieceType::Silver => (promotable, promotable),
+        _ => (promotable, if ALL_PROMOS { promotable } else { Bitboard::EMPTY }), // bishop, rook
+    };
+    push_all(list, from, promo, true);
+    push_all(list, from, plain, false);
+}
+
+/// Moves of all pieces except the king onto `target`, respecting pins.
+/// `NO_PAWN_PROMO` (quiet stage): pawn promotions are left to the capture stage.
+fn board_moves<const ALL_PROMOS: bool, const NO_PAWN_PROMO: bool>(
+    pos: &Position,
+    list: &mut MoveList,
+    target: Bitboard,
+) {
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
+    let own = pos.pieces_of(us);
+    let pinned = pos.pinned();
+    let ksq = pos.king_square(us);
+    let restrict = |from: Square, t: Bitboard| if pinned.contains(from) { t & line(ksq, from) } else { t };
+
+    // Pawns: unpinned ones in bulk, pinned ones may only advance along their file.
+    let pawns = pos.pieces(us, PieceType::Pawn);
+    let free_pawns = pawns.and_not(pinned);
+    let pawn_tos = free_pawns.shift_forward(us) & target;
+    let zone = ZONE[us.index()];
+    let last = RANKS[if us == Color::Black { 0 } else { 8 }];
+    let back = |to: Square| match us {
+        Color::Black => Square::new(to.index() as u8 + 1),
+        Color::White => Square::new(to.index() as u8 - 1),
+    };
+    for to in pawn_tos.and_not(zone) {
+        list.push(Move::normal(back(to), to, false));
+    }
+    for to in pawn_tos & zone {
+        if !NO_PAWN_PROMO {
+            list.push(Move::normal(back(to), to, true));
+        }
+        if ALL_PROMOS && !last.contains(to) {
+            list.push(Move::normal(back(to), to, false));
+        }
+    }
+    for from in pawns & pinned {
+        let t = pawn_attacks(us, from) & target & line(ksq, from);
+        push_piece_moves::<ALL_PROMOS, NO_PAWN_PROMO>(list, us, PieceType::Pawn, from, t);
+    }
+
+    for from in pos.pieces(us, PieceType::Lance) {
+        let t = restrict(from, lance_attacks(us, from, occ) & target);
+        push_piece_moves::<ALL_PROMOS, NO_PAWN_PROMO>(list, us, PieceType::Lance, from, t);
+    }
+    // A pinned knight never stays on its pin line.
+    for from in pos.pieces(us, PieceType::Knight).and_not(pinned) {
+        let t = knight_attacks(us, from) & target;
+        push_piece_moves::<ALL_PROMOS, NO_PAWN_PROMO>(list, us, PieceType::Knight, from, t);
+    }
+    for from in pos.pieces(us, PieceType::Silver) {
+        let t = restrict(from, silver_attacks(us, from) & target);
+        push_piece_moves::<ALL_PROMOS, NO_PAWN_PROMO>(list, us, PieceType::Silver, from, t);
+    }
+    for from in pos.golds() & own {
+        push_all(list, from, restrict(from, gold_attacks(us, from) & target), false);
+    }
+    for from in pos.pieces(us, PieceType::Bishop) {
+        let t = restrict(from, bishop_attacks(from, occ) & target);
+        push_piece_moves::<ALL_PROMOS, NO_PAWN_PROMO>(list, us, PieceType::Bishop, from, t);
+    }
+    for from in pos.pieces(us, PieceType::Rook) {
+        let t = restrict(from, rook_attacks(from, occ) & target);
+        push_piece_moves::<ALL_PROMOS, NO_PAWN_PROMO>(list, us, PieceType::Rook, from, t);
+    }
+    for from in pos.pieces(us, PieceType::Horse) {
+        let t = restrict(from, (bishop_attacks(from, occ) | king_attacks(from)) & target);
+        push_all(list, from, t, false);
+    }
+    for from in pos.pieces(us, PieceType::Dragon) {
+        let t = restrict(from, (rook_attacks(from, occ) | king_attacks(from)) & target);
+        push_all(list, from, t, false);
+    }
+}
+
+/// Non-capturing pawn promotions (unpinned or moving along the pin line).
+fn pawn_quiet_promotions(pos: &Position, list: &mut MoveList, empty: Bitboard) {
+    let us = pos.side_to_move();
+    let zone = ZONE[us.index()];
+    let pinned = pos.pinned();
+    let ksq = pos.king_square(us);
+    for from in pos.pieces(us, PieceType::Pawn) {
+        let t = pawn_attacks(us, from) & empty & zone;
+        if let Some(to) = t.iter().next() {
+            if !pinned.contains(from) || line(ksq, from).contains(to) {
+                list.push(Move::normal(from, to, true));
+            }
+        }
+    }
+}
+
+/// King moves onto `target` that do not walk into attack.
+fn king_moves(pos: &Position, list: &mut MoveList, target: Bitboard, in_check: bool) {
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(us);
+    let occ = if in_check { pos.occupied().and_not(Bitboard::from_square(ksq)) } else { pos.occupied() };
+    for to in king_attacks(ksq) & target {
+        if !pos.is_attacked_with(!us, to, occ) {
+            list.push(Move::normal(ksq, to, false));
+        }
+    }
+}
+
+/// Drops onto the empty squares in `target`.
+fn drops(pos: &Position, list: &mut MoveList, target: Bitboard) {
+    let us = pos.side_to_move();
+    let hand = pos.hand(us);
+    if hand.is_empty() {
+        return;
+    }
+    let last = RANKS[if us == Color::Black { 0 } else { 8 } as usize];
+    let second = RANKS[if us == Color::Black { 1 } else { 7 } as usize];
+    if hand.has(PieceType::Pawn) {
+        let own_pawns = pos.pieces(us, PieceType::Pawn);
+        let mut t = target.and_not(last | own_pawns.fill_files());
+        // The one square where a pawn drop checks: in front of the enemy king.
+        let eksq = pos.king_square(!us);
+        let check_sq = pawn_attacks(!us, eksq);
+        if (t & check_sq).is_nonempty() {
+            let sq = check_sq.lsb();
+            if pos.is_pawn_drop_mate(sq) {
+                t = t.and_not(check_sq);
+            }
+        }
+        for to in t {
+            list.push(Move::drop(PieceType::Pawn, to));
+        }
+    }
+    if hand.has(PieceType::Lance) {
+        for to in target.and_not(last) {
+            list.push(Move::drop(PieceType::Lance, to));
+        }
+    }
+    if hand.has(PieceType::Knight) {
+        for to in target.and_not(last | second) {
+            list.push(Move::drop(PieceType::Knight, to));
+        }
+    }
+    // Remaining kinds can go anywhere; emit them square by square.
+    let mut kinds = ArrayVec::<PieceType, 4>::new();
+    for pt in [PieceType::Silver, PieceType::Gold, PieceType::Bishop, PieceType::Rook] {
+        if hand.has(pt) {
+            kinds.push(pt);
+        }
+    }
+    if kinds.is_empty() {
+        return;
+    }
+    for to in target {
+        for &pt in &kinds {
+            list.push(Move::drop(pt, to));
+        }
+    }
+}
+
+/// Moves out of check. `ALL_PROMOS` adds the never-better non-promotions.
+fn evasions<const ALL_PROMOS: bool>(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(us);
+    let checkers = pos.checkers();
+    king_moves(pos, list, !pos.pieces_of(us), true);
+    if checkers.more_than_one() {
+        return;
+    }
+    let csq = checkers.lsb();
+    let block = between(ksq, csq);
+    board_moves::<ALL_PROMOS, false>(pos, list, block | Bitboard::from_square(csq));
+    if block.is_nonempty() {
+        drops(pos, list, block);
+    }
+}
+
+/// Perft: the number of legal move sequences of length `depth` (leaves counted in bulk).
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    let mut n = 0;
+    for &m in &list {
+        pos.do_move(m);
+        n += perft(pos, depth - 1);
+        pos.undo_move(m);
+    }
+    n
+}
+
+/// Perft per root move, in generation order.
+pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    let mut out = Vec::with_capacity(list.len());
+    for &m in &list {
+        pos.do_move(m);
+        let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
+        pos.undo_move(m);
+        out.push((m, n));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves_of(sfen: &str) -> Vec<String> {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let mut list = MoveList::new();
+        generate_legal(&pos, &mut list);
+        let mut v: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn startpos_perft() {
+        let mut pos = Position::startpos();
+        assert_eq!(perft(&mut pos, 1), 30);
+        assert_eq!(perft(&mut pos, 2), 900);
+        assert_eq!(perft(&mut pos, 3), 25470);
+    }
+
+    #[test]
+    fn pawn_drop_mate_is_excluded() {
+        // Gold on 2c guards 1b; the silver on 2a, the only piece that could take, is pinned.
+        let v = moves_of("4R2sk/9/7G1/9/9/9/9/9/4K4 b P 1");
+        assert!(!v.contains(&"P*1b".to_string()));
+        assert_eq!(v.len(), 108);
+    }
+
+    #[test]
+    fn stages_partition_the_search_moves() {
+        let sfen = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+        let pos = Position::from_sfen(sfen).unwrap();
+        let mut all = MoveList::new();
+        generate_legal(&pos, &mut all);
+        let mut staged = MoveList::new();
+        generate::<CAPTURES>(&pos, &mut staged);
+        generate::<QUIETS>(&pos, &mut staged);
+        let mut s: Vec<_> = staged.iter().map(|m| m.raw()).collect();
+        let before = s.len();
+        s.sort();
+        s.dedup();
+        assert_eq!(before, s.len(), "a move generated twice");
+        for m in &staged {
+            assert!(all.contains(m));
+        }
+        // What the stages leave out is exactly the never-better non-promotions.
+        for m in &all {
+            if !staged.contains(m) {
+                assert!(!m.is_drop() && !m.is_promotion(), "{m}");
+                assert!(all.contains(&Move::normal(m.from(), m.to(), true)), "{m}");
+            }
+        }
+    }
+}
