@@ -349,6 +349,10 @@ impl Position {
         let mut hand_key = self.st.hand_key;
         let mut captured = Piece::EMPTY;
         let to = m.to();
+        let them = !us;
+        let eksq = self.king_sq[them.index()];
+        let mut checkers = Bitboard::EMPTY;
+        let moved_kind;
         if m.is_drop() {
             let pt = m.drop_kind();
             let pc = Piece::new(us, pt);
@@ -356,6 +360,7 @@ impl Position {
             hand_key = hand_key.wrapping_sub(zobrist::HAND[us.index()][pt.index()]);
             self.put_piece(to, pc);
             board_key ^= zobrist::BOARD[pc.index()][to.index()];
+            moved_kind = pt;
         } else {
             let from = m.from();
             let pc = self.remove_piece(from);
@@ -370,20 +375,34 @@ impl Position {
             let moved = if m.is_promotion() { Piece::new(us, pc.kind().promote()) } else { pc };
             self.put_piece(to, moved);
             board_key ^= zobrist::BOARD[moved.index()][to.index()];
-            if moved.kind() == PieceType::King {
+            moved_kind = moved.kind();
+            if moved_kind == PieceType::King {
                 self.king_sq[us.index()] = to;
             }
+            // Discovered check: the piece left a line between one of our sliders and their king.
+            if self.st.blockers[them.index()].contains(from) && !aligned(eksq, from, to) {
+                let occ = self.occupied();
+                let own = self.by_color[us.index()];
+                checkers |= ((rook_attacks(eksq, occ) & self.rooks_dragons())
+                    | (bishop_attacks(eksq, occ) & self.bishops_horses())
+                    | (lance_attacks(them, eksq, occ) & self.by_type[PieceType::Lance.index()]))
+                    & own;
+            }
         }
-        self.side = !us;
+        if super::attacks::attacks_of(us, moved_kind, to, self.occupied()).contains(eksq) {
+            checkers.set(to);
+        }
+        self.side = them;
         self.game_ply += 1;
         self.st.board_key = board_key;
         self.st.hand_key = hand_key;
         self.st.captured = captured;
         self.st.last_move = Some(m);
-        self.update_check_info();
-        let gave_check = self.st.checkers.is_nonempty();
+        self.st.checkers = checkers;
+        self.st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
+        debug_assert_eq!(checkers, self.attackers_to(us, eksq));
         let cc = &mut self.st.continuous_checks;
-        cc[us.index()] = if gave_check { cc[us.index()].saturating_add(1) } else { 0 };
+        cc[us.index()] = if checkers.is_nonempty() { cc[us.index()].saturating_add(1) } else { 0 };
     }
 
     /// Takes back `m`, which must be the last move played.

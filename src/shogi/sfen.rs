@@ -24,7 +24,9 @@ pub enum SfenError {
     BadSide(String),
     BadHand(String),
     BadMoveNumber(String),
-    /// More pieces of a kind (board plus hands) than the set holds.
+    /// More pieces of a kind (board plus hands) than hayate can represent. Positions with more
+    /// than one set's worth (three bishops in a perft suite, many pawns in a problem) are
+    /// accepted up to 31 pawns, 7 lances, knights, silvers or golds, and 3 bishops or rooks.
     TooManyPieces(PieceType),
     MissingKing(Color),
     TwoKings(Color),
@@ -83,11 +85,6 @@ impl fmt::Display for MoveError {
 }
 
 impl std::error::Error for MoveError {}
-
-/// Total pieces of each hand kind in a set (index by `PieceType as usize`).
-fn set_count(pt: PieceType) -> u32 {
-    Hand::max_count(pt)
-}
 
 /// Reads the move syntax only (`7g7f`, `8h2b+`, `P*5e`), without looking at a position.
 pub fn parse_move_syntax(s: &str) -> Result<Move, MoveError> {
@@ -201,7 +198,7 @@ impl Position {
             for ch in fields[2].chars() {
                 if let Some(d) = ch.to_digit(10) {
                     let v = n.unwrap_or(0) * 10 + d;
-                    if (n.is_none() && d == 0) || v > 18 {
+                    if (n.is_none() && d == 0) || v > 31 {
                         return Err(bad());
                     }
                     n = Some(v);
@@ -213,6 +210,9 @@ impl Position {
                     let c = if ch.is_ascii_uppercase() { Color::Black } else { Color::White };
                     let k = n.take().unwrap_or(1);
                     counts[pt.index()] += k;
+                    if counts[pt.index()] > Hand::capacity(pt) {
+                        return Err(SfenError::TooManyPieces(pt));
+                    }
                     let h = &mut hands[c.index()];
                     h.set(pt, h.count(pt) + k);
                 }
@@ -229,7 +229,7 @@ impl Position {
             }
         }
         for pt in PieceType::HAND {
-            if totals[pt.index()] > set_count(pt) {
+            if totals[pt.index()] > Hand::capacity(pt) {
                 return Err(SfenError::TooManyPieces(pt));
             }
         }
@@ -350,8 +350,10 @@ mod tests {
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNS+GKGSNL b - 1", BadPromotion("LNS+GKGSNL".into())),
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1", BadSide("x".into())),
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2 1", BadHand("2".into())),
-            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b P 1", TooManyPieces(PieceType::Pawn)),
-            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 19p 1", BadHand("19p".into())),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 14P 1", TooManyPieces(PieceType::Pawn)),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2B 1", TooManyPieces(PieceType::Bishop)),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 32p 1", BadHand("32p".into())),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 1x 1", BadHand("1x".into())),
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 0", BadMoveNumber("0".into())),
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 x", TrailingFields("x".into())),
             ("lnsgggsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", MissingKing(Color::White)),

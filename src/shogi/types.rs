@@ -398,14 +398,21 @@ impl Hand {
     /// Bits just above every field; a borrow into one of them means "fewer".
     const BORROW: u32 = (1 << 5) | (1 << 9) | (1 << 13) | (1 << 17) | (1 << 21) | (1 << 24) | (1 << 28);
 
-    /// Largest count a hand can hold per kind (all pieces of the set).
-    pub const fn max_count(pt: PieceType) -> u32 {
+    /// Pieces of a kind in one set (18 pawns, 4 of each small piece, 2 rooks and bishops).
+    pub const fn set_count(pt: PieceType) -> u32 {
         match pt {
             PieceType::Pawn => 18,
             PieceType::Lance | PieceType::Knight | PieceType::Silver | PieceType::Gold => 4,
             PieceType::Bishop | PieceType::Rook => 2,
             _ => 0,
         }
+    }
+
+    /// Largest count the packed field can hold. Problem and test positions sometimes hold more
+    /// than a set (three bishops, say); any count up to this is representable, and a position
+    /// whose total per kind stays within it can never overflow a hand by capturing.
+    pub const fn capacity(pt: PieceType) -> u32 {
+        Self::MASK[pt as usize]
     }
 
     #[inline]
@@ -420,7 +427,7 @@ impl Hand {
 
     #[inline]
     pub fn add(&mut self, pt: PieceType) {
-        debug_assert!(self.count(pt) < Self::max_count(pt));
+        debug_assert!(self.count(pt) < Self::capacity(pt));
         self.0 += 1 << Self::SHIFT[pt as usize];
     }
 
@@ -430,7 +437,7 @@ impl Hand {
         self.0 -= 1 << Self::SHIFT[pt as usize];
     }
 
-    /// Sets a count; the caller guarantees `n <= max_count(pt)`.
+    /// Sets a count; the caller guarantees `n <= capacity(pt)`.
     pub fn set(&mut self, pt: PieceType, n: u32) {
         let s = Self::SHIFT[pt as usize];
         self.0 = (self.0 & !(Self::MASK[pt as usize] << s)) | (n << s);
@@ -586,19 +593,19 @@ mod tests {
     fn hand_fields_are_independent() {
         let mut h = Hand::EMPTY;
         for pt in PieceType::HAND {
-            for _ in 0..Hand::max_count(pt) {
+            for _ in 0..Hand::capacity(pt) {
                 h.add(pt);
             }
         }
         for pt in PieceType::HAND {
-            assert_eq!(h.count(pt), Hand::max_count(pt));
+            assert_eq!(h.count(pt), Hand::capacity(pt));
         }
         let full = h;
         h.remove(PieceType::Gold);
         assert!(full.dominates(h));
         assert!(!h.dominates(full));
-        assert_eq!(h.count(PieceType::Gold), 3);
-        assert_eq!(h.count(PieceType::Rook), 2);
+        assert_eq!(h.count(PieceType::Gold), 6);
+        assert_eq!(h.count(PieceType::Rook), 3);
     }
 
     #[test]
