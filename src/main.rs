@@ -33,7 +33,9 @@ fn setup(sfen: Option<&str>, moves: &[String]) -> Result<Position, String> {
         None => Position::startpos(),
     };
     for (i, m) in moves.iter().enumerate() {
-        let mv = pos.parse_usi_move(m).map_err(|e| format!("move {}: {e}", i + 1))?;
+        let mv = pos
+            .parse_usi_move(m)
+            .map_err(|e| format!("move {}: {e}", i + 1))?;
         pos.do_move(mv);
     }
     Ok(pos)
@@ -42,7 +44,12 @@ fn setup(sfen: Option<&str>, moves: &[String]) -> Result<Position, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Perft { depth, sfen, moves, divide }) => {
+        Some(Command::Perft {
+            depth,
+            sfen,
+            moves,
+            divide,
+        }) => {
             let mut pos = match setup(sfen.as_deref(), &moves) {
                 Ok(p) => p,
                 Err(e) => {
@@ -63,7 +70,11 @@ fn main() -> ExitCode {
             };
             let secs = start.elapsed().as_secs_f64();
             println!("Nodes searched: {total}");
-            eprintln!("time {:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
+            eprintln!(
+                "time {:.3} s, {:.0} nodes/s",
+                secs,
+                total as f64 / secs.max(1e-9)
+            );
             ExitCode::SUCCESS
         }
         None => ExitCode::SUCCESS,

@@ -19,7 +19,11 @@ const BISHOP_DIRS: [(i8, i8); 4] = [(-1, -1), (1, -1), (-1, 1), (1, 1)];
 const fn offset(sq: Square, df: i8, dr: i8) -> Option<Square> {
     let f = sq.file() as i8 + df;
     let r = sq.rank() as i8 + dr;
-    if f >= 0 && f < 9 && r >= 0 && r < 9 { Some(Square::from_file_rank(f as u8, r as u8)) } else { None }
+    if f >= 0 && f < 9 && r >= 0 && r < 9 {
+        Some(Square::from_file_rank(f as u8, r as u8))
+    } else {
+        None
+    }
 }
 
 /// Step deltas for Black; White mirrors the rank delta.
@@ -29,7 +33,16 @@ const fn step_deltas(pt: PieceType) -> &'static [(i8, i8)] {
         PieceType::Knight => &[(-1, -2), (1, -2)],
         PieceType::Silver => &[(0, -1), (-1, -1), (1, -1), (-1, 1), (1, 1)],
         PieceType::Gold => &[(0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (0, 1)],
-        PieceType::King => &[(0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (0, 1), (-1, 1), (1, 1)],
+        PieceType::King => &[
+            (0, -1),
+            (-1, -1),
+            (1, -1),
+            (-1, 0),
+            (1, 0),
+            (0, 1),
+            (-1, 1),
+            (1, 1),
+        ],
         _ => &[],
     }
 }
@@ -182,7 +195,12 @@ fn fill_magic(
         let (magic, index_bits) = magics[sq.index()];
         let offset = attacks.len();
         attacks.resize(offset + (1usize << index_bits), Bitboard::EMPTY);
-        let e = MagicEntry { mask, magic, shift: 64 - index_bits, offset: offset as u32 };
+        let e = MagicEntry {
+            mask,
+            magic,
+            shift: 64 - index_bits,
+            offset: offset as u32,
+        };
         for i in 0..(1usize << squares.len()) {
             let occ = mask_subset(&squares, i);
             let idx = offset + magic_index(occ, mask, e.magic, e.shift);
@@ -241,29 +259,24 @@ pub fn lance_attacks(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
     let file_base = bit - sq.rank() as usize; // bit of rank a of this file
     let file_bits: u64 = 0x1ff << file_base;
     let o = occ.part(word);
+    // Branch-free: an empty blocker set is padded with a bit that selects the whole ray.
     let att = match c {
         Color::Black => {
             let below = file_bits & ((1u64 << bit) - 1);
-            let blockers = o & below;
-            if blockers == 0 {
-                below
-            } else {
-                let b = 63 - blockers.leading_zeros();
-                below & !((1u64 << b) - 1)
-            }
+            let b = 63 - ((o & below) | 1).leading_zeros();
+            below & !((1u64 << b) - 1)
         }
         Color::White => {
             let above = file_bits & !((2u64 << bit) - 1);
-            let blockers = o & above;
-            if blockers == 0 {
-                above
-            } else {
-                let b = blockers.trailing_zeros();
-                above & ((2u64 << b) - 1)
-            }
+            let b = ((o & above) | (1 << 63)).trailing_zeros();
+            above & (2u64 << b).wrapping_sub(1)
         }
     };
-    if word == 0 { Bitboard::from_parts(att, 0) } else { Bitboard::from_parts(0, att) }
+    if word == 0 {
+        Bitboard::from_parts(att, 0)
+    } else {
+        Bitboard::from_parts(0, att)
+    }
 }
 
 /// Lance attacks on an empty board.
@@ -296,7 +309,16 @@ pub fn attacks_of(c: Color, pt: PieceType, sq: Square, occ: Bitboard) -> Bitboar
 const fn line_tables() -> ([[Bitboard; 81]; 81], [[Bitboard; 81]; 81]) {
     let mut between = [[Bitboard::EMPTY; 81]; 81];
     let mut line = [[Bitboard::EMPTY; 81]; 81];
-    let dirs: [(i8, i8); 8] = [(0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, -1), (-1, 1), (1, 1)];
+    let dirs: [(i8, i8); 8] = [
+        (0, -1),
+        (0, 1),
+        (-1, 0),
+        (1, 0),
+        (-1, -1),
+        (1, -1),
+        (-1, 1),
+        (1, 1),
+    ];
     let mut a = 0;
     while a < 81 {
         let sa = Square::new(a as u8);
@@ -360,7 +382,7 @@ pub mod finder {
         pub fn new(seed: u64) -> Self {
             XorShift(seed | 1)
         }
-        pub fn next(&mut self) -> u64 {
+        pub fn next_u64(&mut self) -> u64 {
             let mut x = self.0;
             x ^= x << 13;
             x ^= x >> 7;
@@ -372,9 +394,9 @@ pub mod finder {
         /// ones the masks whose bits sit near the top of the word.
         pub fn candidate(&mut self, round: u32) -> u64 {
             match round % 3 {
-                0 => self.next() & self.next() & self.next(),
-                1 => self.next() & self.next(),
-                _ => self.next(),
+                0 => self.next_u64() & self.next_u64() & self.next_u64(),
+                1 => self.next_u64() & self.next_u64(),
+                _ => self.next_u64(),
             }
         }
     }
@@ -395,7 +417,13 @@ pub mod finder {
     }
 
     /// Like `find` with `extra` index bits and at most `max_tries` candidates.
-    pub fn find_with(sq: Square, rook: bool, rng: &mut XorShift, extra: u32, max_tries: u32) -> Option<u64> {
+    pub fn find_with(
+        sq: Square,
+        rook: bool,
+        rng: &mut XorShift,
+        extra: u32,
+        max_tries: u32,
+    ) -> Option<u64> {
         let dirs: &[(i8, i8)] = if rook { &ROOK_DIRS } else { &BISHOP_DIRS };
         let mask = relevant_mask(sq, dirs);
         let squares: Vec<Square> = mask.iter().collect();
@@ -403,7 +431,10 @@ pub mod finder {
         let n = 1usize << bits;
         let slots = 1usize << (bits + extra);
         let occs: Vec<Bitboard> = (0..n).map(|i| mask_subset(&squares, i)).collect();
-        let atts: Vec<Bitboard> = occs.iter().map(|&o| slider_attacks_slow(sq, o, dirs)).collect();
+        let atts: Vec<Bitboard> = occs
+            .iter()
+            .map(|&o| slider_attacks_slow(sq, o, dirs))
+            .collect();
         let mut used = vec![None::<Bitboard>; slots];
         let mut epoch = vec![0u32; slots];
         let mut tries = 0u32;
@@ -440,11 +471,11 @@ mod tests {
         let mut v = vec![Bitboard::EMPTY, Bitboard::ALL];
         for i in 0..n {
             let dense = i % 3;
-            let mut p0 = rng.next();
-            let mut p1 = rng.next();
+            let mut p0 = rng.next_u64();
+            let mut p1 = rng.next_u64();
             for _ in 0..dense {
-                p0 &= rng.next();
-                p1 &= rng.next();
+                p0 &= rng.next_u64();
+                p1 &= rng.next_u64();
             }
             v.push(Bitboard::from_parts(p0, p1));
         }
@@ -456,10 +487,22 @@ mod tests {
         let occs = random_occupancies(3000);
         for sq in Square::all() {
             for &occ in &occs {
-                assert_eq!(rook_attacks(sq, occ), rook_attacks_slow(sq, occ), "rook {sq}");
-                assert_eq!(bishop_attacks(sq, occ), bishop_attacks_slow(sq, occ), "bishop {sq}");
+                assert_eq!(
+                    rook_attacks(sq, occ),
+                    rook_attacks_slow(sq, occ),
+                    "rook {sq}"
+                );
+                assert_eq!(
+                    bishop_attacks(sq, occ),
+                    bishop_attacks_slow(sq, occ),
+                    "bishop {sq}"
+                );
                 for c in Color::ALL {
-                    assert_eq!(lance_attacks(c, sq, occ), lance_attacks_slow(c, sq, occ), "lance {sq}");
+                    assert_eq!(
+                        lance_attacks(c, sq, occ),
+                        lance_attacks_slow(c, sq, occ),
+                        "lance {sq}"
+                    );
                 }
             }
         }
@@ -500,7 +543,9 @@ mod tests {
         assert!(pawn_attacks(Color::Black, sq).contains(Square::parse("5d").unwrap()));
         assert!(pawn_attacks(Color::White, sq).contains(Square::parse("5f").unwrap()));
         let n = knight_attacks(Color::Black, sq);
-        assert!(n.contains(Square::parse("4c").unwrap()) && n.contains(Square::parse("6c").unwrap()));
+        assert!(
+            n.contains(Square::parse("4c").unwrap()) && n.contains(Square::parse("6c").unwrap())
+        );
         assert!(knight_attacks(Color::Black, Square::parse("5b").unwrap()).is_empty());
     }
 
