@@ -1,3 +1,15 @@
 //! hayate: a USI shogi engine.
+//!
+//! - `shogi`: the rules (positions, move generation, notation); depends on nothing else.
+//! - `eval`: static evaluation.
+//! - `tt`: the shared transposition table.
+//! - `search`: iterative deepening, Lazy SMP threads, time management.
+//! - `engine`: the facade the protocol layer drives.
+//! - `usi`: the protocol loop (all text I/O lives here and in the CLI).
 
+pub mod engine;
+pub mod eval;
+pub mod search;
 pub mod shogi;
+pub mod tt;
+pub mod usi;

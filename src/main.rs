@@ -25,6 +25,18 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Deterministic search benchmark: fixed positions and depth; prints the node signature.
+    Bench {
+        /// Search depth per position.
+        #[arg(long, default_value_t = hayate::search::BENCH_DEPTH)]
+        depth: i32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table size (MiB).
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
 }
 
 fn setup(sfen: Option<&str>, moves: &[String]) -> Result<Position, String> {
@@ -77,6 +89,32 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        None => ExitCode::SUCCESS,
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => {
+            if !(1..=64).contains(&depth) || !(1..=1024).contains(&threads) {
+                eprintln!("error: depth must be 1..=64 and threads 1..=1024");
+                return ExitCode::from(2);
+            }
+            let r = hayate::search::bench(depth, threads, hash);
+            let secs = r.elapsed.as_secs_f64();
+            eprintln!(
+                "time {:.3} s, {:.0} nodes/s",
+                secs,
+                r.nodes as f64 / secs.max(1e-9)
+            );
+            println!("Nodes searched: {}", r.nodes);
+            println!("Nodes/second: {:.0}", r.nodes as f64 / secs.max(1e-9));
+            ExitCode::SUCCESS
+        }
+        None => {
+            hayate::usi::run(
+                std::io::BufReader::new(std::io::stdin()),
+                hayate::usi::Output::stdout(),
+            );
+            ExitCode::SUCCESS
+        }
     }
 }

@@ -1,0 +1,358 @@
+//! Move ordering: a staged picker (TT move, good captures, killers, counter move, quiets by
+//! history, bad captures) and the history tables it reads.
+
+use super::params::HISTORY_MAX;
+use super::see::see_ge;
+use crate::eval::{PIECE_VALUE, capture_value};
+use crate::shogi::movegen::{self, MoveList};
+use crate::shogi::{Color, Move, Piece, Position};
+
+/// Index of a move's origin for history tables: the square, or 81 + kind for a drop.
+#[inline]
+fn from_index(m: Move) -> usize {
+    if m.is_drop() {
+        80 + m.drop_kind().index()
+    } else {
+        m.from().index()
+    }
+}
+
+/// Index of the piece that moves (after promotion) and its destination: 32 pieces x 81.
+#[inline]
+pub fn piece_to_index(pos: &Position, m: Move) -> usize {
+    let pc = moved_piece(pos, m);
+    pc.index() * 81 + m.to().index()
+}
+
+#[inline]
+pub fn moved_piece(pos: &Position, m: Move) -> Piece {
+    let us = pos.side_to_move();
+    if m.is_drop() {
+        Piece::new(us, m.drop_kind())
+    } else {
+        let pc = pos.piece_on(m.from());
+        if m.is_promotion() {
+            Piece::new(us, pc.kind().promote())
+        } else {
+            pc
+        }
+    }
+}
+
+/// History tables of one search thread; they persist between searches of a game.
+pub struct History {
+    /// [colour][from or drop][to]
+    butterfly: Vec<i16>,
+    /// Counter move per previous piece-to.
+    counter: Vec<Option<Move>>,
+    /// Capture history: [moved piece-to][captured kind].
+    capture: Vec<i16>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            butterfly: vec![0; 2 * 88 * 81],
+            counter: vec![None; 32 * 81],
+            capture: vec![0; 32 * 81 * 16],
+        }
+    }
+}
+
+#[inline]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let e = *entry as i32;
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry = (e + b - e * b.abs() / HISTORY_MAX) as i16;
+}
+
+impl History {
+    pub fn clear(&mut self) {
+        self.butterfly.fill(0);
+        self.counter.fill(None);
+        self.capture.fill(0);
+    }
+
+    #[inline]
+    fn bf_index(c: Color, m: Move) -> usize {
+        (c.index() * 88 + from_index(m)) * 81 + m.to().index()
+    }
+
+    #[inline]
+    pub fn quiet(&self, c: Color, m: Move) -> i32 {
+        self.butterfly[Self::bf_index(c, m)] as i32
+    }
+
+    pub fn update_quiet(&mut self, c: Color, m: Move, bonus: i32) {
+        gravity(&mut self.butterfly[Self::bf_index(c, m)], bonus);
+    }
+
+    #[inline]
+    fn cap_index(pos: &Position, m: Move) -> usize {
+        piece_to_index(pos, m) * 16 + pos.piece_on(m.to()).kind().index()
+    }
+
+    #[inline]
+    pub fn capture(&self, pos: &Position, m: Move) -> i32 {
+        self.capture[Self::cap_index(pos, m)] as i32
+    }
+
+    pub fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
+        gravity(&mut self.capture[Self::cap_index(pos, m)], bonus);
+    }
+
+    pub fn counter_move(&self, prev_piece_to: Option<usize>) -> Option<Move> {
+        prev_piece_to.and_then(|i| self.counter[i])
+    }
+
+    pub fn set_counter_move(&mut self, prev_piece_to: Option<usize>, m: Move) {
+        if let Some(i) = prev_piece_to {
+            self.counter[i] = Some(m);
+        }
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Stage {
+    TtMove,
+    GenCaptures,
+    GoodCaptures,
+    Killers,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    GenEvasions,
+    Evasions,
+    Done,
+}
+
+/// Whether a move captures something.
+#[inline]
+pub fn is_capture(pos: &Position, m: Move) -> bool {
+    !m.is_drop() && !pos.piece_on(m.to()).is_empty()
+}
+
+/// Captures and promotions: the moves quiescence search looks at.
+#[inline]
+pub fn is_tactical(pos: &Position, m: Move) -> bool {
+    is_capture(pos, m)
+        || (m.is_promotion() && pos.piece_on(m.from()).kind() == crate::shogi::PieceType::Pawn)
+}
+
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Option<Move>,
+    killers: [Option<Move>; 3],
+    killer_idx: usize,
+    moves: MoveList,
+    scores: [i32; movegen::MAX_MOVES],
+    cur: usize,
+    bad: MoveList,
+    bad_cur: usize,
+    /// Quiescence: captures only, no killers, no quiets.
+    captures_only: bool,
+}
+
+impl MovePicker {
+    /// Picker for the main search. `killers` holds the two killers and the counter move.
+    pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 3]) -> MovePicker {
+        let stage = if pos.in_check() {
+            Stage::GenEvasions
+        } else {
+            Stage::TtMove
+        };
+        MovePicker {
+            stage,
+            tt_move: tt_move.filter(|&m| pos.is_legal(m)),
+            killers,
+            killer_idx: 0,
+            moves: MoveList::new(),
+            scores: [0; movegen::MAX_MOVES],
+            cur: 0,
+            bad: MoveList::new(),
+            bad_cur: 0,
+            captures_only: false,
+        }
+    }
+
+    /// Picker for quiescence search: captures and pawn promotions (all evasions in check).
+    pub fn new_qsearch(pos: &Position, tt_move: Option<Move>) -> MovePicker {
+        let mut mp = MovePicker::new(pos, tt_move, [None; 3]);
+        mp.captures_only = true;
+        mp.tt_move = mp
+            .tt_move
+            .filter(|&m| pos.in_check() || is_tactical(pos, m));
+        mp
+    }
+
+    fn score_captures(&mut self, pos: &Position, hist: &History) {
+        for (i, &m) in self.moves.iter().enumerate() {
+            let victim = pos.piece_on(m.to());
+            let gain = if victim.is_empty() {
+                0
+            } else {
+                capture_value(victim.kind())
+            };
+            let promo = if m.is_promotion() {
+                let k = pos.piece_on(m.from()).kind();
+                PIECE_VALUE[k.promote().index()] - PIECE_VALUE[k.index()]
+            } else {
+                0
+            };
+            self.scores[i] = (gain + promo) * 8 + hist.capture(pos, m) / 16;
+        }
+    }
+
+    fn score_quiets(&mut self, pos: &Position, hist: &History) {
+        let us = pos.side_to_move();
+        for (i, &m) in self.moves.iter().enumerate() {
+            self.scores[i] = hist.quiet(us, m);
+        }
+    }
+
+    fn score_evasions(&mut self, pos: &Position, hist: &History) {
+        let us = pos.side_to_move();
+        for (i, &m) in self.moves.iter().enumerate() {
+            self.scores[i] = if is_capture(pos, m) {
+                1_000_000 + capture_value(pos.piece_on(m.to()).kind()) * 8
+                    - PIECE_VALUE[pos.piece_on(m.from()).kind().index()] / 8
+            } else {
+                hist.quiet(us, m)
+            };
+        }
+    }
+
+    /// Sorts the whole list by score, best first (stable insertion sort: quiet lists are long
+    /// and mostly visited in full at all-nodes, where a selection step per move would cost
+    /// quadratic time).
+    fn sort_all(&mut self) {
+        let n = self.moves.len();
+        for i in 1..n {
+            let (m, s) = (self.moves[i], self.scores[i]);
+            let mut j = i;
+            while j > 0 && self.scores[j - 1] < s {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = m;
+            self.scores[j] = s;
+        }
+    }
+
+    /// Removes and returns the best-scored remaining move (selection sort step).
+    fn pick_best(&mut self) -> Option<Move> {
+        if self.cur >= self.moves.len() {
+            return None;
+        }
+        let mut best = self.cur;
+        for i in self.cur + 1..self.moves.len() {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.cur, best);
+        self.scores.swap(self.cur, best);
+        let m = self.moves[self.cur];
+        self.cur += 1;
+        Some(m)
+    }
+
+    /// The next move to try, or None when all are done.
+    pub fn next(&mut self, pos: &Position, hist: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenCaptures;
+                    if let Some(m) = self.tt_move {
+                        return Some(m);
+                    }
+                }
+                Stage::GenCaptures => {
+                    self.moves.clear();
+                    movegen::generate::<{ movegen::CAPTURES }>(pos, &mut self.moves);
+                    self.score_captures(pos, hist);
+                    self.cur = 0;
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => {
+                    while let Some(m) = self.pick_best() {
+                        if Some(m) == self.tt_move {
+                            continue;
+                        }
+                        if self.captures_only || see_ge(pos, m, 0) {
+                            return Some(m);
+                        }
+                        self.bad.push(m);
+                    }
+                    if self.captures_only {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    self.stage = Stage::Killers;
+                }
+                Stage::Killers => {
+                    while self.killer_idx < 3 {
+                        let k = self.killers[self.killer_idx];
+                        self.killer_idx += 1;
+                        if let Some(m) = k
+                            && Some(m) != self.tt_move
+                            && !self.killers[..self.killer_idx - 1].contains(&Some(m))
+                            && !is_tactical(pos, m)
+                            && pos.is_legal(m)
+                        {
+                            return Some(m);
+                        }
+                    }
+                    self.stage = Stage::GenQuiets;
+                }
+                Stage::GenQuiets => {
+                    self.moves.clear();
+                    movegen::generate::<{ movegen::QUIETS }>(pos, &mut self.moves);
+                    self.score_quiets(pos, hist);
+                    self.sort_all();
+                    self.cur = 0;
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    while self.cur < self.moves.len() {
+                        let m = self.moves[self.cur];
+                        self.cur += 1;
+                        if Some(m) == self.tt_move || self.killers.contains(&Some(m)) {
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if self.bad_cur < self.bad.len() {
+                        self.bad_cur += 1;
+                        return Some(self.bad[self.bad_cur - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    self.moves.clear();
+                    movegen::generate::<{ movegen::EVASIONS }>(pos, &mut self.moves);
+                    self.score_evasions(pos, hist);
+                    self.cur = 0;
+                    self.stage = Stage::Evasions;
+                    if let Some(m) = self.tt_move {
+                        return Some(m);
+                    }
+                }
+                Stage::Evasions => {
+                    while let Some(m) = self.pick_best() {
+                        if Some(m) == self.tt_move {
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}

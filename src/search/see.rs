@@ -1,0 +1,128 @@
+//! Static exchange evaluation: does a move win at least `threshold` once every piece that can
+//! recapture on the destination square has had its turn (least valuable first)?
+
+use crate::eval::{Value, capture_value};
+use crate::shogi::attacks::{bishop_attacks, lance_attacks, rook_attacks};
+use crate::shogi::bitboard::Bitboard;
+use crate::shogi::{Color, Move, PieceType, Position, Square};
+
+/// Attackers of both colours on `sq` with occupancy `occ`.
+fn all_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
+    (pos.attackers_to_with(Color::Black, sq, occ) | pos.attackers_to_with(Color::White, sq, occ))
+        & occ
+}
+
+/// Kinds in the order they are used to recapture (cheapest first).
+const RECAPTURE_ORDER: [PieceType; 14] = [
+    PieceType::Pawn,
+    PieceType::Lance,
+    PieceType::Knight,
+    PieceType::ProPawn,
+    PieceType::ProLance,
+    PieceType::ProKnight,
+    PieceType::Silver,
+    PieceType::ProSilver,
+    PieceType::Gold,
+    PieceType::Bishop,
+    PieceType::Rook,
+    PieceType::Horse,
+    PieceType::Dragon,
+    PieceType::King,
+];
+
+/// Whether the exchange started by `m` gains at least `threshold` for the mover.
+pub fn see_ge(pos: &Position, m: Move, threshold: Value) -> bool {
+    let to = m.to();
+    let us = pos.side_to_move();
+    let (moving, mut occ) = if m.is_drop() {
+        (m.drop_kind(), pos.occupied() | Bitboard::from_square(to))
+    } else {
+        let from = m.from();
+        let k = pos.piece_on(from).kind();
+        let k = if m.is_promotion() { k.promote() } else { k };
+        (
+            k,
+            (pos.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to),
+        )
+    };
+    let captured = pos.piece_on(to);
+    let mut swap = if captured.is_empty() {
+        0
+    } else {
+        capture_value(captured.kind())
+    } - threshold;
+    if swap < 0 {
+        return false;
+    }
+    swap = capture_value(moving) - swap;
+    if swap <= 0 {
+        return true;
+    }
+    let mut attackers = all_attackers(pos, to, occ);
+    let mut stm = us;
+    let mut res = true;
+    loop {
+        stm = !stm;
+        attackers &= occ;
+        let stm_attackers = attackers & pos.pieces_of(stm);
+        if stm_attackers.is_empty() {
+            break;
+        }
+        res = !res;
+        let mut found = None;
+        for pt in RECAPTURE_ORDER {
+            let bb = stm_attackers & pos.pieces_kind(pt);
+            if bb.is_nonempty() {
+                found = Some((pt, bb.lsb()));
+                break;
+            }
+        }
+        let Some((pt, sq)) = found else { break };
+        if pt == PieceType::King {
+            // The king may only take last: if the other side still attacks, it cannot.
+            return if (attackers & pos.pieces_of(!stm) & occ).is_nonempty() {
+                !res
+            } else {
+                res
+            };
+        }
+        swap = capture_value(pt) - swap;
+        if swap < res as Value {
+            break;
+        }
+        occ ^= Bitboard::from_square(sq);
+        // Sliders behind the piece that just took part.
+        attackers |= ((bishop_attacks(to, occ) & pos.bishops_horses())
+            | (rook_attacks(to, occ) & pos.rooks_dragons())
+            | (lance_attacks(Color::White, to, occ) & pos.pieces(Color::Black, PieceType::Lance))
+            | (lance_attacks(Color::Black, to, occ) & pos.pieces(Color::White, PieceType::Lance)))
+            & occ;
+    }
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(pos: &Position, s: &str) -> Move {
+        pos.parse_usi_move(s).unwrap()
+    }
+
+    #[test]
+    fn simple_exchanges() {
+        // Black rook takes an undefended pawn: wins a pawn.
+        let pos = Position::from_sfen("4k4/9/9/4p4/9/9/9/9/4RK3 b - 1").unwrap();
+        let m = mv(&pos, "5i5d");
+        assert!(see_ge(&pos, m, 0));
+        assert!(see_ge(&pos, m, capture_value(PieceType::Pawn)));
+        // Same pawn defended by a gold: rook for pawn loses.
+        let pos = Position::from_sfen("4k4/9/4g4/4p4/9/9/9/9/4RK3 b - 1").unwrap();
+        let m = mv(&pos, "5i5d");
+        assert!(!see_ge(&pos, m, 0));
+        // Pawn takes pawn defended by a gold, with a rook behind: pawn for pawn is even.
+        let pos = Position::from_sfen("4k4/9/4g4/4p4/4P4/9/9/9/4RK3 b - 1").unwrap();
+        let m = mv(&pos, "5e5d");
+        assert!(see_ge(&pos, m, 0));
+    }
+}

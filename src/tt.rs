@@ -1,0 +1,302 @@
+//! Transposition table shared by all search threads without locks.
+//!
+//! Each entry is two `AtomicU64`: the data word and `key ^ data`. A reader accepts an entry only
+//! when `stored_key ^ data == key`, so an entry torn by two racing writers (words from two
+//! different stores) fails the check and reads as a miss. No `unsafe`, no raw pointers.
+//! Moves read back are hints only: the search checks them with `Position::is_legal`.
+
+use crate::shogi::Move;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+pub type Value = i32;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Upper = 1,
+    Lower = 2,
+    Exact = 3,
+}
+
+impl Bound {
+    fn from_bits(b: u64) -> Option<Bound> {
+        match b {
+            1 => Some(Bound::Upper),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// What a probe returns.
+#[derive(Copy, Clone, Debug)]
+pub struct TtHit {
+    pub mv: Option<Move>,
+    pub value: Value,
+    pub eval: Value,
+    pub depth: i32,
+    pub bound: Bound,
+    pub is_pv: bool,
+}
+
+/// Packed data word: move 16 | value 16 | eval 16 | depth 8 | bound 2 | pv 1 | generation 5.
+#[derive(Copy, Clone)]
+struct Packed(u64);
+
+impl Packed {
+    fn new(
+        mv: Option<Move>,
+        value: Value,
+        eval: Value,
+        depth: i32,
+        bound: Bound,
+        is_pv: bool,
+        generation: u8,
+    ) -> Packed {
+        let m = mv.map_or(0, |m| m.raw()) as u64;
+        let v = (value.clamp(-32767, 32767) as i16 as u16) as u64;
+        let e = (eval.clamp(-32767, 32767) as i16 as u16) as u64;
+        let d = (depth.clamp(-1, 254) + 1) as u64; // 0 marks an empty slot
+        let b = bound as u64;
+        Packed(
+            m | v << 16
+                | e << 32
+                | d << 48
+                | b << 56
+                | (is_pv as u64) << 58
+                | ((generation & 31) as u64) << 59,
+        )
+    }
+    fn mv(self) -> Option<Move> {
+        Move::from_raw(self.0 as u16)
+    }
+    fn value(self) -> Value {
+        (self.0 >> 16) as u16 as i16 as Value
+    }
+    fn eval(self) -> Value {
+        (self.0 >> 32) as u16 as i16 as Value
+    }
+    fn depth_raw(self) -> i32 {
+        ((self.0 >> 48) & 0xff) as i32
+    }
+    fn bound(self) -> Option<Bound> {
+        Bound::from_bits((self.0 >> 56) & 3)
+    }
+    fn is_pv(self) -> bool {
+        (self.0 >> 58) & 1 != 0
+    }
+    fn generation(self) -> u8 {
+        ((self.0 >> 59) & 31) as u8
+    }
+}
+
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64, // key ^ data
+    data: AtomicU64,
+}
+
+const BUCKET: usize = 4;
+
+/// One cache line: four entries.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    entries: [Entry; BUCKET],
+}
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+/// Why a table could not be sized as asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllocError {
+    pub mib: usize,
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "cannot allocate a {} MiB hash table", self.mib)
+    }
+}
+
+impl TranspositionTable {
+    /// Largest size accepted (MiB); bigger requests are refused before trying.
+    pub const MAX_MIB: usize = 1 << 20;
+
+    /// A table of `mib` MiB (at least one bucket). Fails cleanly when memory is short.
+    pub fn new(mib: usize) -> Result<TranspositionTable, AllocError> {
+        let mib = mib.max(1);
+        if mib > Self::MAX_MIB {
+            return Err(AllocError { mib });
+        }
+        let n = (mib << 20) / std::mem::size_of::<Bucket>();
+        let mut buckets: Vec<Bucket> = Vec::new();
+        buckets
+            .try_reserve_exact(n)
+            .map_err(|_| AllocError { mib })?;
+        buckets.resize_with(n, Bucket::default);
+        Ok(TranspositionTable {
+            buckets,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    pub fn size_mib(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for e in &b.entries {
+                e.check.store(0, Ordering::Relaxed);
+                e.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Called once per `go`: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed) & 31
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto the table without a modulo.
+        let idx = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[idx]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        for e in &self.bucket(key).entries {
+            let data = e.data.load(Ordering::Relaxed);
+            let check = e.check.load(Ordering::Relaxed);
+            if data != 0 && check ^ data == key {
+                let p = Packed(data);
+                let bound = p.bound()?;
+                return Some(TtHit {
+                    mv: p.mv(),
+                    value: p.value(),
+                    eval: p.eval(),
+                    depth: p.depth_raw() - 1,
+                    bound,
+                    is_pv: p.is_pv(),
+                });
+            }
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        value: Value,
+        eval: Value,
+        depth: i32,
+        bound: Bound,
+        is_pv: bool,
+    ) {
+        let bucket = self.bucket(key);
+        let generation = self.generation();
+        // Same key: overwrite (keeping the old move when the new store has none). Otherwise
+        // replace the entry of least worth: shallow and from old searches.
+        let mut victim = &bucket.entries[0];
+        let mut victim_worth = i32::MAX;
+        for e in &bucket.entries {
+            let data = e.data.load(Ordering::Relaxed);
+            let check = e.check.load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                let old = Packed(data);
+                if data != 0
+                    && bound != Bound::Exact
+                    && depth + 2 < old.depth_raw() - 1
+                    && old.generation() == generation
+                {
+                    return; // keep a much deeper entry of this search
+                }
+                let mv = mv.or(if data != 0 { old.mv() } else { None });
+                let p = Packed::new(mv, value, eval, depth, bound, is_pv, generation);
+                e.data.store(p.0, Ordering::Relaxed);
+                e.check.store(key ^ p.0, Ordering::Relaxed);
+                return;
+            }
+            let old = Packed(data);
+            let age = (generation.wrapping_sub(old.generation()) & 31) as i32;
+            let worth = old.depth_raw() - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = e;
+            }
+        }
+        let p = Packed::new(mv, value, eval, depth, bound, is_pv, generation);
+        victim.data.store(p.0, Ordering::Relaxed);
+        victim.check.store(key ^ p.0, Ordering::Relaxed);
+    }
+
+    /// Per-mille of sampled entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation();
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for e in &b.entries {
+                let d = e.data.load(Ordering::Relaxed);
+                if d != 0 && Packed(d).generation() == generation {
+                    used += 1;
+                }
+            }
+        }
+        if sample == 0 {
+            0
+        } else {
+            (used * 1000 / (sample * BUCKET)) as u32
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::Square;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let m = Move::normal(
+            Square::parse("7g").unwrap(),
+            Square::parse("7f").unwrap(),
+            false,
+        );
+        tt.store(
+            0xdead_beef_1234_5678,
+            Some(m),
+            -123,
+            45,
+            7,
+            Bound::Lower,
+            true,
+        );
+        let h = tt.probe(0xdead_beef_1234_5678).expect("hit");
+        assert_eq!(
+            (h.mv, h.value, h.eval, h.depth, h.bound, h.is_pv),
+            (Some(m), -123, 45, 7, Bound::Lower, true)
+        );
+        assert!(tt.probe(0xdead_beef_1234_5679).is_none());
+        tt.clear();
+        assert!(tt.probe(0xdead_beef_1234_5678).is_none());
+    }
+
+    #[test]
+    fn refuses_absurd_sizes() {
+        assert!(TranspositionTable::new(TranspositionTable::MAX_MIB + 1).is_err());
+    }
+}

@@ -1,0 +1,560 @@
+//! The USI protocol loop.
+//!
+//! A reader thread turns input lines into messages on a channel; the controller (the calling
+//! thread) handles them one at a time and never waits on a running search: `go` starts it,
+//! `stop`/`ponderhit` flip atomics, and `isready` during a search is answered when the search
+//! ends. Search results arrive through `UsiReporter`, which formats and writes them.
+//!
+//! A `position` command that fails (bad SFEN, illegal move) is never half-applied: the engine
+//! drops its position, says why in `info string error: ...`, and answers a `go` before the next
+//! valid `position` with `bestmove resign` (searching a stale position could answer with a move
+//! that is illegal in the GUI's game).
+
+pub mod command;
+
+use crate::engine::Engine;
+use crate::search::{BestMove, Limits, Reporter, Score, SearchInfo};
+use crate::shogi::{MoveList, Position, movegen};
+use crate::tt::Bound;
+use command::{Command, GoKind, PositionBase, UsiError};
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use parking_lot::Mutex;
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+
+/// Shared, line-buffered output.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    pub fn new(w: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(w)))
+    }
+
+    pub fn stdout() -> Output {
+        Output::new(Box::new(std::io::stdout()))
+    }
+
+    pub fn line(&self, s: &str) {
+        let mut w = self.0.lock();
+        // A closed output (GUI gone) is not worth a panic; the loop ends at end of input.
+        let _ = writeln!(w, "{s}");
+        let _ = w.flush();
+    }
+}
+
+/// Formats search reports as USI lines.
+pub struct UsiReporter {
+    out: Output,
+}
+
+pub fn format_info(i: &SearchInfo) -> String {
+    let mut s = format!("info depth {} seldepth {}", i.depth, i.seldepth);
+    s += &format!(
+        " time {} nodes {} nps {} hashfull {}",
+        i.time_ms, i.nodes, i.nps, i.hashfull
+    );
+    match i.score {
+        Score::Cp(v) => s += &format!(" score cp {v}"),
+        Score::Mate(n) => s += &format!(" score mate {n}"),
+    }
+    match i.bound {
+        Some(Bound::Lower) => s += " lowerbound",
+        Some(Bound::Upper) => s += " upperbound",
+        _ => {}
+    }
+    s += &format!(" multipv {}", i.multipv);
+    if !i.pv.is_empty() {
+        s += " pv";
+        for m in &i.pv {
+            s += &format!(" {m}");
+        }
+    }
+    s
+}
+
+pub fn format_bestmove(b: &BestMove) -> String {
+    match b {
+        BestMove::Move {
+            mv,
+            ponder: Some(p),
+        } => format!("bestmove {mv} ponder {p}"),
+        BestMove::Move { mv, ponder: None } => format!("bestmove {mv}"),
+        BestMove::Resign => "bestmove resign".to_string(),
+        BestMove::Win => "bestmove win".to_string(),
+    }
+}
+
+impl Reporter for UsiReporter {
+    fn info(&self, info: &SearchInfo) {
+        self.out.line(&format_info(info));
+    }
+    fn bestmove(&self, best: &BestMove, _score: Option<i32>) {
+        self.out.line(&format_bestmove(best));
+    }
+    fn message(&self, text: &str) {
+        self.out.line(&format!("info string {text}"));
+    }
+}
+
+#[derive(Clone, Copy)]
+enum OptKind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+}
+
+struct OptDef {
+    name: &'static str,
+    kind: OptKind,
+}
+
+const OPTIONS: &[OptDef] = &[
+    OptDef {
+        name: "USI_Hash",
+        kind: OptKind::Spin {
+            default: 256,
+            min: 1,
+            max: 1 << 20,
+        },
+    },
+    OptDef {
+        name: "USI_Ponder",
+        kind: OptKind::Check { default: false },
+    },
+    OptDef {
+        name: "Threads",
+        kind: OptKind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    OptDef {
+        name: "MultiPV",
+        kind: OptKind::Spin {
+            default: 1,
+            min: 1,
+            max: 600,
+        },
+    },
+    OptDef {
+        name: "NetworkDelay",
+        kind: OptKind::Spin {
+            default: 40,
+            min: 0,
+            max: 10_000,
+        },
+    },
+    OptDef {
+        name: "MinimumThinkingTime",
+        kind: OptKind::Spin {
+            default: 20,
+            min: 0,
+            max: 60_000,
+        },
+    },
+    OptDef {
+        name: "ResignValue",
+        kind: OptKind::Spin {
+            default: 10_000,
+            min: 0,
+            max: 99_999,
+        },
+    },
+    OptDef {
+        name: "DrawValue",
+        kind: OptKind::Spin {
+            default: 0,
+            min: -30_000,
+            max: 30_000,
+        },
+    },
+];
+
+enum Msg {
+    Line(String),
+    Eof,
+}
+
+struct Controller {
+    engine: Engine,
+    position: Option<Position>,
+    /// Why the last `position` failed; while set, `go` is refused. With neither a position
+    /// nor an error (no `position` yet), the start position is used.
+    position_error: Option<String>,
+    out: Output,
+    done_tx: Sender<()>,
+    searching: bool,
+    /// The running search waits for `stop`/`ponderhit` (infinite or ponder).
+    search_holds: bool,
+    pending_isready: bool,
+}
+
+/// Runs the protocol over `input` until `quit` or end of input.
+pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
+    let (tx, rx) = unbounded();
+    std::thread::Builder::new()
+        .name("usi-reader".into())
+        .spawn(move || {
+            for line in input.lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(Msg::Line(l)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => break, // invalid UTF-8 or a read error ends input like EOF
+                }
+            }
+            let _ = tx.send(Msg::Eof);
+        })
+        .expect("spawn the input thread");
+    // Build the attack tables while the GUI is still reading the option list.
+    std::thread::spawn(crate::shogi::attacks::init);
+    let (done_tx, done_rx) = unbounded();
+    let mut c = Controller {
+        engine: Engine::new(),
+        position: None,
+        position_error: None,
+        out,
+        done_tx,
+        searching: false,
+        search_holds: false,
+        pending_isready: false,
+    };
+    c.main_loop(rx, done_rx);
+}
+
+impl Controller {
+    fn main_loop(&mut self, rx: Receiver<Msg>, done_rx: Receiver<()>) {
+        loop {
+            select! {
+                recv(rx) -> msg => match msg {
+                    Ok(Msg::Line(l)) => {
+                        if !self.handle_line(&l) {
+                            self.shutdown();
+                            return;
+                        }
+                    }
+                    Ok(Msg::Eof) | Err(_) => {
+                        // End of input: a limited search finishes and answers; an infinite or
+                        // pondering one is stopped first.
+                        if self.searching && self.search_holds {
+                            self.engine.stop();
+                        }
+                        self.engine.wait();
+                        return;
+                    }
+                },
+                recv(done_rx) -> _ => self.search_done(),
+            }
+        }
+    }
+
+    fn shutdown(&mut self) {
+        self.engine.stop();
+        self.engine.wait();
+    }
+
+    fn search_done(&mut self) {
+        self.engine.wait();
+        self.searching = false;
+        self.search_holds = false;
+        if self.pending_isready {
+            self.pending_isready = false;
+            self.out.line("readyok");
+        }
+    }
+
+    fn say(&self, s: &str) {
+        self.out.line(s);
+    }
+
+    fn error(&self, s: &str) {
+        self.out.line(&format!("info string error: {s}"));
+    }
+
+    /// Stops a running search and waits for its bestmove (for commands that need the engine
+    /// idle; a well-behaved GUI has already sent `stop`).
+    fn stop_and_wait(&mut self) {
+        if self.searching {
+            self.engine.stop();
+            self.engine.wait();
+            self.searching = false;
+            self.search_holds = false;
+            if self.pending_isready {
+                self.pending_isready = false;
+                self.say("readyok");
+            }
+        }
+    }
+
+    /// Handles one line; returns false on `quit`.
+    fn handle_line(&mut self, line: &str) -> bool {
+        let cmd = match command::parse(line) {
+            Ok(c) => c,
+            Err(UsiError::Empty) => return true,
+            Err(e) => {
+                self.error(&e.to_string());
+                return true;
+            }
+        };
+        match cmd {
+            Command::Quit => return false,
+            Command::Usi => self.usi(),
+            Command::IsReady => {
+                if self.searching {
+                    self.pending_isready = true;
+                } else {
+                    if let Err(e) = self.engine.prepare() {
+                        self.error(&format!("{e}; using {} MiB", self.engine.options.hash_mib));
+                    }
+                    self.say("readyok");
+                }
+            }
+            Command::SetOption { name, value } => {
+                self.stop_and_wait();
+                self.set_option(&name, value.as_deref());
+            }
+            Command::UsiNewGame => {
+                self.stop_and_wait();
+                let _ = self.engine.prepare();
+                self.engine.new_game();
+            }
+            Command::Position { base, moves } => {
+                self.stop_and_wait();
+                self.set_position(base, &moves);
+            }
+            Command::Go { kind, warnings } => {
+                for w in warnings {
+                    self.say(&format!("info string warning: {w}"));
+                }
+                self.stop_and_wait();
+                self.go(kind);
+            }
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit(limits) => {
+                self.search_holds = false;
+                self.engine.ponderhit(limits);
+            }
+            Command::GameOver(_) => {
+                if self.searching {
+                    self.engine.stop();
+                }
+            }
+            Command::Display => self.display(),
+            Command::Moves => match self.current_position() {
+                Ok(p) => {
+                    let mut list = MoveList::new();
+                    movegen::generate_legal(&p, &mut list);
+                    let v: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+                    self.say(&format!(
+                        "info string {} legal moves: {}",
+                        v.len(),
+                        v.join(" ")
+                    ));
+                }
+                Err(e) => self.error(&e),
+            },
+            Command::Bench { depth } => {
+                self.stop_and_wait();
+                let depth = depth.unwrap_or(crate::search::BENCH_DEPTH);
+                let r = crate::search::bench(depth, self.engine.options.threads, 16);
+                let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
+                self.say(&format!(
+                    "info string bench depth {depth} threads {} nodes {} time {} ms nps {:.0}",
+                    self.engine.options.threads,
+                    r.nodes,
+                    r.elapsed.as_millis(),
+                    nps
+                ));
+            }
+        }
+        true
+    }
+
+    fn usi(&self) {
+        self.say(&format!("id name hayate {}", env!("CARGO_PKG_VERSION")));
+        self.say("id author the hayate developers");
+        for o in OPTIONS {
+            match o.kind {
+                OptKind::Spin { default, min, max } => self.say(&format!(
+                    "option name {} type spin default {default} min {min} max {max}",
+                    o.name
+                )),
+                OptKind::Check { default } => self.say(&format!(
+                    "option name {} type check default {default}",
+                    o.name
+                )),
+            }
+        }
+        self.say("usiok");
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let Some(def) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
+            self.error(&format!("unknown option '{name}'"));
+            return;
+        };
+        match def.kind {
+            OptKind::Spin { min, max, .. } => {
+                let Some(v) = value.and_then(|v| v.trim().parse::<i128>().ok()) else {
+                    self.error(&format!(
+                        "option {}: '{}' is not a number",
+                        def.name,
+                        value.unwrap_or("")
+                    ));
+                    return;
+                };
+                let clamped = v.clamp(min as i128, max as i128) as i64;
+                if clamped as i128 != v {
+                    self.say(&format!(
+                        "info string warning: option {} value {v} clamped to {clamped}",
+                        def.name
+                    ));
+                }
+                let o = &mut self.engine.options;
+                match def.name {
+                    "USI_Hash" => o.hash_mib = clamped as usize,
+                    "Threads" => o.threads = clamped as usize,
+                    "MultiPV" => o.multipv = clamped as usize,
+                    "NetworkDelay" => o.network_delay = clamped as u64,
+                    "MinimumThinkingTime" => o.minimum_thinking_time = clamped as u64,
+                    "ResignValue" => o.resign_value = clamped as i32,
+                    "DrawValue" => o.draw_value = clamped as i32,
+                    _ => {}
+                }
+            }
+            OptKind::Check { .. } => {
+                let v = match value.map(|v| v.trim().to_ascii_lowercase()) {
+                    Some(v) if v == "true" => true,
+                    Some(v) if v == "false" => false,
+                    other => {
+                        self.error(&format!(
+                            "option {}: '{}' is not true/false",
+                            def.name,
+                            other.unwrap_or_default()
+                        ));
+                        return;
+                    }
+                };
+                if def.name == "USI_Ponder" {
+                    self.engine.options.ponder = v;
+                }
+            }
+        }
+    }
+
+    fn set_position(&mut self, base: PositionBase, moves: &[String]) {
+        let built = (|| -> Result<Position, String> {
+            let mut pos = match &base {
+                PositionBase::Startpos => Position::startpos(),
+                PositionBase::Sfen(s) => {
+                    Position::from_sfen(s).map_err(|e| format!("bad SFEN '{s}': {e}"))?
+                }
+            };
+            for (i, m) in moves.iter().enumerate() {
+                let mv = pos
+                    .parse_usi_move(m)
+                    .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+                pos.do_move(mv);
+            }
+            Ok(pos)
+        })();
+        match built {
+            Ok(p) => {
+                self.position = Some(p);
+                self.position_error = None;
+            }
+            Err(e) => {
+                self.error(&format!(
+                    "{e}; position cleared, send a valid 'position' before 'go'"
+                ));
+                self.position = None;
+                self.position_error = Some(e);
+            }
+        }
+    }
+
+    /// The position to work on: the last valid one, or the start position before any.
+    fn current_position(&self) -> Result<Position, String> {
+        match (&self.position, &self.position_error) {
+            (Some(p), _) => Ok(p.clone()),
+            (None, Some(e)) => Err(format!("no valid position: {e}")),
+            (None, None) => Ok(Position::startpos()),
+        }
+    }
+
+    fn display(&self) {
+        match self.current_position() {
+            Ok(p) => {
+                for l in p.to_string().lines() {
+                    self.say(l);
+                }
+                self.say(&format!("sfen {}", p.to_sfen()));
+                self.say(&format!("key {:016x}", p.key()));
+                let checkers: Vec<String> = p.checkers().iter().map(|s| s.to_string()).collect();
+                self.say(&format!(
+                    "checkers {}",
+                    if checkers.is_empty() {
+                        "-".into()
+                    } else {
+                        checkers.join(" ")
+                    }
+                ));
+            }
+            Err(e) => self.error(&e),
+        }
+    }
+
+    fn go(&mut self, kind: GoKind) {
+        let pos = match self.current_position() {
+            Ok(p) => p,
+            Err(why) => {
+                self.error(&format!("cannot search: {why}"));
+                match kind {
+                    GoKind::Mate(_) => self.say("checkmate notimplemented"),
+                    GoKind::Perft(_) => {}
+                    GoKind::Search(_) => self.say("bestmove resign"),
+                }
+                return;
+            }
+        };
+        match kind {
+            GoKind::Perft(depth) => {
+                let mut p = pos;
+                let start = std::time::Instant::now();
+                let mut total = 0;
+                for (m, n) in movegen::perft_divide(&mut p, depth) {
+                    self.say(&format!("{m}: {n}"));
+                    total += n;
+                }
+                let secs = start.elapsed().as_secs_f64();
+                self.say(&format!(
+                    "info string perft time {:.3} s nps {:.0}",
+                    secs,
+                    total as f64 / secs.max(1e-9)
+                ));
+                self.say(&format!("Nodes searched: {total}"));
+            }
+            GoKind::Mate(_) => self.say("checkmate notimplemented"),
+            GoKind::Search(limits) => self.start_search(pos, limits),
+        }
+    }
+
+    fn start_search(&mut self, pos: Position, limits: Limits) {
+        let holds = limits.infinite || limits.ponder;
+        let reporter = Arc::new(UsiReporter {
+            out: self.out.clone(),
+        });
+        let done = self.done_tx.clone();
+        let on_done = Box::new(move || {
+            let _ = done.send(());
+        });
+        if let Err(e) = self.engine.go(pos, limits, reporter, on_done) {
+            self.error(&format!("{e}; using {} MiB", self.engine.options.hash_mib));
+        }
+        self.searching = true;
+        self.search_holds = holds;
+    }
+}
