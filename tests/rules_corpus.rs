@@ -68,6 +68,9 @@ fn check_do_undo(pos: &mut Position) -> Vec<String> {
         }
         let expect_key = pos.key_after(m);
         let gives_check = pos.gives_check(m);
+        if pos.gives_check_with(&pos.check_info(), m) != gives_check {
+            errs.push(format!("{sfen}: gives_check_with({m}) differs from gives_check"));
+        }
         pos.do_move(m);
         if !pos.is_consistent() {
             errs.push(format!("{sfen}: inconsistent after {m}"));

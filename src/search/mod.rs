@@ -910,6 +910,7 @@ impl<'a> Worker<'a> {
         let mut best_value = -VALUE_INF;
         let mut best_move: Option<Move> = None;
         let mut move_count = 0;
+        let check_info = self.pos.check_info();
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
         let orig_alpha = alpha;
@@ -934,7 +935,7 @@ impl<'a> Worker<'a> {
             move_count += 1;
             let capture = is_capture(&self.pos, m);
             let tactical = is_tactical(&self.pos, m);
-            let gives_check = self.pos.gives_check(m);
+            let gives_check = self.pos.gives_check_with(&check_info, m);
             let hist_score = if tactical {
                 0
             } else {

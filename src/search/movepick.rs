@@ -145,7 +145,8 @@ pub struct MovePicker {
     killers: [Option<Move>; 3],
     killer_idx: usize,
     moves: MoveList,
-    scores: [i32; movegen::MAX_MOVES],
+    /// Scores parallel to `moves`, filled by the scoring step (no up-front initialisation).
+    scores: arrayvec::ArrayVec<i32, { movegen::MAX_MOVES }>,
     cur: usize,
     bad: MoveList,
     bad_cur: usize,
@@ -167,7 +168,7 @@ impl MovePicker {
             killers,
             killer_idx: 0,
             moves: MoveList::new(),
-            scores: [0; movegen::MAX_MOVES],
+            scores: arrayvec::ArrayVec::new(),
             cur: 0,
             bad: MoveList::new(),
             bad_cur: 0,
@@ -186,7 +187,8 @@ impl MovePicker {
     }
 
     fn score_captures(&mut self, pos: &Position, hist: &History) {
-        for (i, &m) in self.moves.iter().enumerate() {
+        self.scores.clear();
+        for &m in self.moves.iter() {
             let victim = pos.piece_on(m.to());
             let gain = if victim.is_empty() {
                 0
@@ -199,37 +201,47 @@ impl MovePicker {
             } else {
                 0
             };
-            self.scores[i] = (gain + promo) * 8 + hist.capture(pos, m) / 16;
+            self.scores.push((gain + promo) * 8 + hist.capture(pos, m) / 16);
         }
     }
 
     fn score_quiets(&mut self, pos: &Position, hist: &History) {
         let us = pos.side_to_move();
-        for (i, &m) in self.moves.iter().enumerate() {
-            self.scores[i] = hist.quiet(us, m);
+        self.scores.clear();
+        for &m in self.moves.iter() {
+            self.scores.push(hist.quiet(us, m));
         }
     }
 
     fn score_evasions(&mut self, pos: &Position, hist: &History) {
         let us = pos.side_to_move();
-        for (i, &m) in self.moves.iter().enumerate() {
-            self.scores[i] = if is_capture(pos, m) {
+        self.scores.clear();
+        for &m in self.moves.iter() {
+            self.scores.push(if is_capture(pos, m) {
                 1_000_000 + capture_value(pos.piece_on(m.to()).kind()) * 8
                     - PIECE_VALUE[pos.piece_on(m.from()).kind().index()] / 8
             } else {
                 hist.quiet(us, m)
-            };
+            });
         }
     }
 
-    /// Sorts the whole list by score, best first (stable insertion sort: quiet lists are long
-    /// and mostly visited in full at all-nodes, where a selection step per move would cost
-    /// quadratic time).
-    fn sort_all(&mut self) {
+    /// Puts the moves scoring above `limit` first, sorted best first; the rest keep their
+    /// generation order. Quiet lists are long and mostly unrewarded: sorting all of them would
+    /// cost more than the search gains from it.
+    fn partial_sort(&mut self, limit: i32) {
         let n = self.moves.len();
-        for i in 1..n {
-            let (m, s) = (self.moves[i], self.scores[i]);
-            let mut j = i;
+        let mut sorted_end = 0;
+        for i in 0..n {
+            let s = self.scores[i];
+            if s <= limit {
+                continue;
+            }
+            let m = self.moves[i];
+            // Move the element at `sorted_end` out of the way, then insert (m, s) in order.
+            self.moves[i] = self.moves[sorted_end];
+            self.scores[i] = self.scores[sorted_end];
+            let mut j = sorted_end;
             while j > 0 && self.scores[j - 1] < s {
                 self.moves[j] = self.moves[j - 1];
                 self.scores[j] = self.scores[j - 1];
@@ -237,6 +249,7 @@ impl MovePicker {
             }
             self.moves[j] = m;
             self.scores[j] = s;
+            sorted_end += 1;
         }
     }
 
@@ -310,7 +323,7 @@ impl MovePicker {
                     self.moves.clear();
                     movegen::generate::<{ movegen::QUIETS }>(pos, &mut self.moves);
                     self.score_quiets(pos, hist);
-                    self.sort_all();
+                    self.partial_sort(0);
                     self.cur = 0;
                     self.stage = Stage::Quiets;
                 }

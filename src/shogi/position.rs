@@ -30,6 +30,13 @@ pub struct StateInfo {
     pub continuous_checks: [u16; 2],
 }
 
+/// Per-node data for fast check detection (see `Position::check_info`).
+pub struct CheckInfo {
+    squares: [Bitboard; PieceType::NUM],
+    discoverers: Bitboard,
+    eksq: Square,
+}
+
 #[derive(Clone)]
 pub struct Position {
     board: [Piece; 81],
@@ -653,6 +660,46 @@ impl Position {
     /// Whether the side to move is checkmated.
     pub fn is_checkmate(&self) -> bool {
         self.in_check() && !self.has_legal_move()
+    }
+
+    /// Squares from which each kind of the side to move would check the enemy king, and the
+    /// pieces whose departure would discover a check. Computed once per node, it makes
+    /// `gives_check_with` a couple of bit tests per move.
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.side;
+        let them = !us;
+        let eksq = self.king_sq[them.index()];
+        let occ = self.occupied();
+        let mut squares = [Bitboard::EMPTY; PieceType::NUM];
+        let gold = gold_attacks(them, eksq);
+        let king = king_attacks(eksq);
+        let bishop = bishop_attacks(eksq, occ);
+        let rook = rook_attacks(eksq, occ);
+        squares[PieceType::Pawn.index()] = pawn_attacks(them, eksq);
+        squares[PieceType::Lance.index()] = lance_attacks(them, eksq, occ);
+        squares[PieceType::Knight.index()] = knight_attacks(them, eksq);
+        squares[PieceType::Silver.index()] = silver_attacks(them, eksq);
+        squares[PieceType::Bishop.index()] = bishop;
+        squares[PieceType::Rook.index()] = rook;
+        squares[PieceType::Horse.index()] = bishop | king;
+        squares[PieceType::Dragon.index()] = rook | king;
+        for pt in [PieceType::Gold, PieceType::ProPawn, PieceType::ProLance, PieceType::ProKnight, PieceType::ProSilver] {
+            squares[pt.index()] = gold;
+        }
+        CheckInfo { squares, discoverers: self.st.blockers[them.index()] & self.by_color[us.index()], eksq }
+    }
+
+    /// `gives_check` with the node's `CheckInfo`.
+    #[inline]
+    pub fn gives_check_with(&self, ci: &CheckInfo, m: Move) -> bool {
+        let to = m.to();
+        if m.is_drop() {
+            return ci.squares[m.drop_kind().index()].contains(to);
+        }
+        let from = m.from();
+        let k = self.board[from.index()].kind();
+        let k = if m.is_promotion() { k.promote() } else { k };
+        ci.squares[k.index()].contains(to) || (ci.discoverers.contains(from) && !aligned(ci.eksq, from, to))
     }
 
     /// Whether `m` (pseudo-legal) gives check.

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Gauntlet between hayate and another USI engine with cshogi's match runner.
+
+Plays every opening line of the file with both colours (pairs of games), then prints
+W/L/D, the Elo difference with its 95% error, and what went wrong on the way: illegal moves,
+moves slower than the byoyomi (time losses), crashes.
+
+    python3 usi-scripts/match.py --games 200 --byoyomi 200 --hash 64 \
+        --opponent /usr/games/fairy-stockfish --openings tests/data/openings_public.txt
+
+It drives `cshogi.cli.main` (the same code as `python3 -m cshogi.cli`) and times every `go`
+itself, since cshogi does not judge time in byoyomi games.
+"""
+
+import argparse
+import math
+import os
+import sys
+import tempfile
+import time
+from collections import defaultdict
+
+import cshogi.cli
+from cshogi.usi import Engine as UsiEngine
+
+
+def elo_and_error(w, l, d):
+    n = w + l + d
+    if n == 0:
+        return 0.0, float("nan")
+    score = (w + d / 2) / n
+    if score <= 0 or score >= 1:
+        return (float("inf") if score >= 1 else float("-inf")), float("nan")
+    elo = -400 * math.log10(1 / score - 1)
+    var = (w * (1 - score) ** 2 + l * (0 - score) ** 2 + d * (0.5 - score) ** 2) / n
+    se = math.sqrt(var / n)
+    lo, hi = score - 1.96 * se, score + 1.96 * se
+    lo, hi = max(lo, 1e-6), min(hi, 1 - 1e-6)
+    err = (-400 * math.log10(1 / hi - 1) + 400 * math.log10(1 / lo - 1)) / 2
+    return elo, err
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(here)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", default=os.path.join(root, "target", "release", "hayate"))
+    ap.add_argument("--opponent", default="/usr/games/fairy-stockfish")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--byoyomi", type=int, default=200, help="ms per move")
+    ap.add_argument("--hash", type=int, default=64, help="MiB for each engine")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--openings", default=os.path.join(root, "tests", "data", "openings_public.txt"))
+    ap.add_argument("--seed", type=int, default=1, help="opening shuffle seed")
+    ap.add_argument("--draw", type=int, default=320, help="ply count adjudicated as a draw")
+    ap.add_argument("--engine-option", action="append", default=[], help="NAME=VALUE for hayate")
+    ap.add_argument("--opponent-option", action="append", default=[], help="NAME=VALUE for the opponent")
+    ap.add_argument("--csa", help="file for the CSA game records (default: a temporary file)")
+    args = ap.parse_args()
+
+    # Time every go: cshogi's Engine.go returns (bestmove, pondermove).
+    slow = defaultdict(int)
+    worst = defaultdict(float)
+    moves = defaultdict(int)
+    original_go = UsiEngine.go
+
+    def timed_go(self, *a, **kw):
+        t = time.perf_counter()
+        result = original_go(self, *a, **kw)
+        ms = (time.perf_counter() - t) * 1000
+        name = self.name or self.cmd
+        moves[name] += 1
+        worst[name] = max(worst[name], ms)
+        if kw.get("byoyomi") and not kw.get("ponder") and ms > kw["byoyomi"]:
+            slow[name] += 1
+        return result
+
+    UsiEngine.go = timed_go
+
+    opts1 = {"USI_Hash": args.hash, "Threads": args.threads}
+    opts2 = {"USI_Hash": args.hash, "Threads": args.threads}
+    if "fairy" in os.path.basename(args.opponent):
+        # Make Fairy-Stockfish use its whole byoyomi like hayate does.
+        opts2.update({"Minimum Thinking Time": args.byoyomi, "Move Overhead": 0, "Hash": args.hash})
+        del opts2["USI_Hash"]
+    for kv in args.engine_option:
+        k, v = kv.split("=", 1)
+        opts1[k] = v
+    for kv in args.opponent_option:
+        k, v = kv.split("=", 1)
+        opts2[k] = v
+
+    progress = {}
+
+    def callback(r):
+        progress.update(r)
+        print(f"[{r['total']}/{args.games}] {r['engine1_won']}-{r['engine2_won']}-{r['draw']}", file=sys.stderr, flush=True)
+        return True
+
+    csa_path = args.csa or os.path.join(tempfile.mkdtemp(prefix="hayate-match-"), "games.csa")
+    crashed = None
+    try:
+        result = cshogi.cli.main(
+            args.engine,
+            args.opponent,
+            options1=opts1,
+            options2=opts2,
+            games=args.games,
+            byoyomi=args.byoyomi,
+            draw=args.draw,
+            opening=args.openings,
+            opening_seed=args.seed,
+            csa=csa_path,
+            multi_csa=True,
+            print_summary=False,
+            callback=callback,
+        )
+    except Exception as e:  # an engine died or spoke nonsense
+        crashed = repr(e)
+        result = progress
+    w, l, d = result.get("engine1_won", 0), result.get("engine2_won", 0), result.get("draw", 0)
+    elo, err = elo_and_error(w, l, d)
+    print(f"hayate vs {os.path.basename(args.opponent)}: byoyomi {args.byoyomi} ms, {w + l + d} games")
+    print(f"W/L/D: {w}/{l}/{d}  score {100 * (w + d / 2) / max(1, w + l + d):.1f}%")
+    print(f"Elo: {elo:+.1f} +/- {err:.1f} (95%)")
+    for name in moves:
+        print(f"{name}: {moves[name]} moves, slowest {worst[name]:.0f} ms, over byoyomi {slow[name]}")
+    endings = defaultdict(int)
+    if os.path.exists(csa_path):
+        with open(csa_path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("%"):
+                    endings[line.strip()] += 1
+    print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
+    print(f"illegal moves: {endings.get('%ILLEGAL_MOVE', 0)}")
+    print(f"crash: {crashed or 'none'}")
+    print(f"records: {csa_path}")
+
+
+if __name__ == "__main__":
+    main()
