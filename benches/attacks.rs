@@ -33,11 +33,7 @@ impl LanceTable {
     #[inline]
     fn get(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
         let f = sq.file() as usize;
-        let (word, base) = if f < 7 {
-            (occ.part(0), f * 9)
-        } else {
-            (occ.part(1), (f - 7) * 9)
-        };
+        let (word, base) = if f < 7 { (occ.part(0), f * 9) } else { (occ.part(1), (f - 7) * 9) };
         let bits = ((word >> (base + 1)) & 0x7f) as usize;
         self.0[(c.index() * 81 + sq.index()) * 128 + bits]
     }
@@ -51,9 +47,7 @@ fn occupancies() -> Vec<Bitboard> {
         x ^= x << 17;
         x
     };
-    (0..1024)
-        .map(|_| Bitboard::from_parts(next() & next(), next() & next()))
-        .collect()
+    (0..1024).map(|_| Bitboard::from_parts(next() & next(), next() & next())).collect()
 }
 
 fn bench_attacks(c: &mut Criterion) {
@@ -62,10 +56,7 @@ fn bench_attacks(c: &mut Criterion) {
     let table = LanceTable::new();
     for sq in Square::all() {
         for &o in &occs[..16] {
-            assert_eq!(
-                table.get(Color::Black, sq, o),
-                lance_attacks(Color::Black, sq, o)
-            );
+            assert_eq!(table.get(Color::Black, sq, o), lance_attacks(Color::Black, sq, o));
         }
     }
     let mut g = c.benchmark_group("attacks_81x1024");

@@ -1,10 +1,8 @@
 //! The engine facade: options, the transposition table, the current position and a
 //! non-blocking `go` / `stop` / `ponderhit`. The protocol layer drives it and owns all I/O.
 
-use crate::search::{
-    self, Control, Limits, Reporter, SearchConfig, SearchJob, ThreadData, TimeOptions,
-};
-use crate::shogi::Position;
+use crate::search::{self, Control, Limits, Reporter, SearchConfig, SearchJob, ThreadData, TimeOptions};
+use crate::shogi::{EnteringKingRule, Position};
 use crate::tt::{AllocError, TranspositionTable};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -20,6 +18,8 @@ pub struct EngineOptions {
     pub minimum_thinking_time: u64,
     pub resign_value: i32,
     pub draw_value: i32,
+    pub entering_king_rule: EnteringKingRule,
+    pub max_moves_to_draw: u32,
 }
 
 impl Default for EngineOptions {
@@ -33,6 +33,8 @@ impl Default for EngineOptions {
             minimum_thinking_time: 20,
             resign_value: 10_000,
             draw_value: 0,
+            entering_king_rule: EnteringKingRule::CSARule27,
+            max_moves_to_draw: 0,
         }
     }
 }
@@ -117,32 +119,22 @@ impl Engine {
         let tt = self.tt.clone().expect("prepare always leaves a table");
         let control = Control::new();
         if limits.ponder || limits.infinite {
-            control
-                .hold
-                .store(true, std::sync::atomic::Ordering::SeqCst);
+            control.hold.store(true, std::sync::atomic::Ordering::SeqCst);
         }
         self.control = control.clone();
         let o = &self.options;
         let config = SearchConfig {
             threads: o.threads.max(1),
             multipv: o.multipv.max(1),
-            time: TimeOptions {
-                network_delay: o.network_delay,
-                minimum_thinking_time: o.minimum_thinking_time,
-            },
+            time: TimeOptions { network_delay: o.network_delay, minimum_thinking_time: o.minimum_thinking_time },
             draw_value: o.draw_value,
             resign_value: o.resign_value,
+            entering_king_rule: o.entering_king_rule,
+            max_moves_to_draw: o.max_moves_to_draw,
         };
         let data_slot = self.thread_data.clone();
         let threads = std::mem::take(&mut *data_slot.lock());
-        let job = SearchJob {
-            root,
-            limits,
-            config,
-            tt,
-            control,
-            threads,
-        };
+        let job = SearchJob { root, limits, config, tt, control, threads };
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(16 << 20)

@@ -10,9 +10,7 @@ use crate::shogi::{Color, PieceType, Position, Square};
 pub type Value = i32;
 
 /// Board value per `PieceType as usize` (0 unused, king 0).
-pub const PIECE_VALUE: [Value; 15] = [
-    0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395,
-];
+pub const PIECE_VALUE: [Value; 15] = [0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395];
 
 /// Value of a piece in hand per hand kind (`PieceType as usize`, 1..=7).
 pub const HAND_VALUE: [Value; 8] = [0, 105, 340, 440, 560, 960, 1120, 610];
@@ -21,11 +19,7 @@ pub const HAND_VALUE: [Value; 8] = [0, 105, 340, 440, 560, 960, 1120, 610];
 /// The king, which is never captured, counts as more than everything else together.
 #[inline]
 pub fn capture_value(pt: PieceType) -> Value {
-    if pt == PieceType::King {
-        30_000
-    } else {
-        PIECE_VALUE[pt.index()] + HAND_VALUE[pt.unpromote().index()]
-    }
+    if pt == PieceType::King { 30_000 } else { PIECE_VALUE[pt.index()] + HAND_VALUE[pt.unpromote().index()] }
 }
 
 const TEMPO: Value = 20;
@@ -36,9 +30,7 @@ const ATTACK_NEAR: [Value; 9] = [0, 52, 34, 14, 4, 0, 0, 0, 0];
 const DEFEND_NEAR: [Value; 9] = [0, 38, 22, 6, 0, 0, 0, 0, 0];
 
 /// Attack weight per kind (percent): golds and promoted minors attack best at close range.
-const ATTACK_WEIGHT: [Value; 15] = [
-    0, 45, 60, 70, 90, 55, 55, 100, 0, 100, 100, 100, 100, 80, 90,
-];
+const ATTACK_WEIGHT: [Value; 15] = [0, 45, 60, 70, 90, 55, 55, 100, 0, 100, 100, 100, 100, 80, 90];
 
 fn distance(a: Square, b: Square) -> usize {
     let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
@@ -94,11 +86,7 @@ pub fn evaluate_black(pos: &Position) -> Value {
 /// Evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> Value {
     let v = evaluate_black(pos);
-    (if pos.side_to_move() == Color::Black {
-        v
-    } else {
-        -v
-    }) + TEMPO
+    (if pos.side_to_move() == Color::Black { v } else { -v }) + TEMPO
 }
 
 #[cfg(test)]
@@ -109,21 +97,16 @@ mod tests {
     fn start_position_is_balanced_and_symmetric() {
         let pos = Position::startpos();
         assert_eq!(evaluate_black(&pos), 0);
-        let mirrored =
-            Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")
-                .unwrap();
+        let mirrored = Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1").unwrap();
         assert_eq!(evaluate(&pos), evaluate(&mirrored));
     }
 
     #[test]
     fn extra_material_is_better() {
-        let up_rook =
-            Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
-                .unwrap();
+        let up_rook = Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1").unwrap();
         assert!(evaluate(&up_rook) > 800);
         let rook_in_hand =
-            Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1")
-                .unwrap();
+            Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1").unwrap();
         assert!(evaluate(&rook_in_hand) > evaluate(&up_rook));
     }
 }

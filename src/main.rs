@@ -1,5 +1,6 @@
 use clap::{Parser, Subcommand};
-use hayate::shogi::{Position, movegen};
+use hayate::shogi::rules::{JudgeOptions, Verdict, judge};
+use hayate::shogi::{EnteringKingRule, Position, movegen};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -25,6 +26,27 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Referee: replay a game and print how it stands or ended (last line of stdout).
+    Judge {
+        /// Start position (default: the initial position).
+        #[arg(long, conflicts_with = "startpos")]
+        sfen: Option<String>,
+        /// Start from the initial position (the default).
+        #[arg(long)]
+        startpos: bool,
+        /// Moves in USI notation.
+        #[arg(long, num_args = 0..)]
+        moves: Vec<String>,
+        /// After the moves, the side to move declares an entering-king win.
+        #[arg(long)]
+        declare: bool,
+        /// Entering-king rule: NoEnteringKing, CSARule24, CSARule24H, CSARule27, CSARule27H, TryRule.
+        #[arg(long, default_value = "CSARule27")]
+        rule: String,
+        /// Game length in plies that is drawn (0 = none).
+        #[arg(long, default_value_t = 0)]
+        max_moves: u32,
+    },
     /// Deterministic search benchmark: fixed positions and depth; prints the node signature.
     Bench {
         /// Search depth per position.
@@ -45,9 +67,7 @@ fn setup(sfen: Option<&str>, moves: &[String]) -> Result<Position, String> {
         None => Position::startpos(),
     };
     for (i, m) in moves.iter().enumerate() {
-        let mv = pos
-            .parse_usi_move(m)
-            .map_err(|e| format!("move {}: {e}", i + 1))?;
+        let mv = pos.parse_usi_move(m).map_err(|e| format!("move {}: {e}", i + 1))?;
         pos.do_move(mv);
     }
     Ok(pos)
@@ -56,12 +76,7 @@ fn setup(sfen: Option<&str>, moves: &[String]) -> Result<Position, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Perft {
-            depth,
-            sfen,
-            moves,
-            divide,
-        }) => {
+        Some(Command::Perft { depth, sfen, moves, divide }) => {
             let mut pos = match setup(sfen.as_deref(), &moves) {
                 Ok(p) => p,
                 Err(e) => {
@@ -82,38 +97,52 @@ fn main() -> ExitCode {
             };
             let secs = start.elapsed().as_secs_f64();
             println!("Nodes searched: {total}");
-            eprintln!(
-                "time {:.3} s, {:.0} nodes/s",
-                secs,
-                total as f64 / secs.max(1e-9)
-            );
+            eprintln!("time {:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
             ExitCode::SUCCESS
         }
-        Some(Command::Bench {
-            depth,
-            threads,
-            hash,
-        }) => {
+        Some(Command::Judge { sfen, startpos: _, moves, declare, rule, max_moves }) => {
+            let rule = match rule.parse::<EnteringKingRule>() {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let start = match setup(sfen.as_deref(), &[]) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            match judge(&start, &moves, JudgeOptions { rule, max_moves, declare }) {
+                Ok(v) => {
+                    if let Verdict::IllegalMove { ply, mv, reason } = &v {
+                        println!("ply {ply}: {mv}: {reason}");
+                    }
+                    println!("{}", v.word());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {}", e.0);
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Bench { depth, threads, hash }) => {
             if !(1..=64).contains(&depth) || !(1..=1024).contains(&threads) {
                 eprintln!("error: depth must be 1..=64 and threads 1..=1024");
                 return ExitCode::from(2);
             }
             let r = hayate::search::bench(depth, threads, hash);
             let secs = r.elapsed.as_secs_f64();
-            eprintln!(
-                "time {:.3} s, {:.0} nodes/s",
-                secs,
-                r.nodes as f64 / secs.max(1e-9)
-            );
+            eprintln!("time {:.3} s, {:.0} nodes/s", secs, r.nodes as f64 / secs.max(1e-9));
             println!("Nodes searched: {}", r.nodes);
             println!("Nodes/second: {:.0}", r.nodes as f64 / secs.max(1e-9));
             ExitCode::SUCCESS
         }
         None => {
-            hayate::usi::run(
-                std::io::BufReader::new(std::io::stdin()),
-                hayate::usi::Output::stdout(),
-            );
+            hayate::usi::run(std::io::BufReader::new(std::io::stdin()), hayate::usi::Output::stdout());
             ExitCode::SUCCESS
         }
     }

@@ -58,14 +58,7 @@ impl Packed {
         let e = (eval.clamp(-32767, 32767) as i16 as u16) as u64;
         let d = (depth.clamp(-1, 254) + 1) as u64; // 0 marks an empty slot
         let b = bound as u64;
-        Packed(
-            m | v << 16
-                | e << 32
-                | d << 48
-                | b << 56
-                | (is_pv as u64) << 58
-                | ((generation & 31) as u64) << 59,
-        )
+        Packed(m | v << 16 | e << 32 | d << 48 | b << 56 | (is_pv as u64) << 58 | ((generation & 31) as u64) << 59)
     }
     fn mv(self) -> Option<Move> {
         Move::from_raw(self.0 as u16)
@@ -134,14 +127,9 @@ impl TranspositionTable {
         }
         let n = (mib << 20) / std::mem::size_of::<Bucket>();
         let mut buckets: Vec<Bucket> = Vec::new();
-        buckets
-            .try_reserve_exact(n)
-            .map_err(|_| AllocError { mib })?;
+        buckets.try_reserve_exact(n).map_err(|_| AllocError { mib })?;
         buckets.resize_with(n, Bucket::default);
-        Ok(TranspositionTable {
-            buckets,
-            generation: AtomicU8::new(0),
-        })
+        Ok(TranspositionTable { buckets, generation: AtomicU8::new(0) })
     }
 
     pub fn size_mib(&self) -> usize {
@@ -195,16 +183,7 @@ impl TranspositionTable {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &self,
-        key: u64,
-        mv: Option<Move>,
-        value: Value,
-        eval: Value,
-        depth: i32,
-        bound: Bound,
-        is_pv: bool,
-    ) {
+    pub fn store(&self, key: u64, mv: Option<Move>, value: Value, eval: Value, depth: i32, bound: Bound, is_pv: bool) {
         let bucket = self.bucket(key);
         let generation = self.generation();
         // Same key: overwrite (keeping the old move when the new store has none). Otherwise
@@ -255,11 +234,7 @@ impl TranspositionTable {
                 }
             }
         }
-        if sample == 0 {
-            0
-        } else {
-            (used * 1000 / (sample * BUCKET)) as u32
-        }
+        if sample == 0 { 0 } else { (used * 1000 / (sample * BUCKET)) as u32 }
     }
 }
 
@@ -271,25 +246,10 @@ mod tests {
     #[test]
     fn store_and_probe() {
         let tt = TranspositionTable::new(1).unwrap();
-        let m = Move::normal(
-            Square::parse("7g").unwrap(),
-            Square::parse("7f").unwrap(),
-            false,
-        );
-        tt.store(
-            0xdead_beef_1234_5678,
-            Some(m),
-            -123,
-            45,
-            7,
-            Bound::Lower,
-            true,
-        );
+        let m = Move::normal(Square::parse("7g").unwrap(), Square::parse("7f").unwrap(), false);
+        tt.store(0xdead_beef_1234_5678, Some(m), -123, 45, 7, Bound::Lower, true);
         let h = tt.probe(0xdead_beef_1234_5678).expect("hit");
-        assert_eq!(
-            (h.mv, h.value, h.eval, h.depth, h.bound, h.is_pv),
-            (Some(m), -123, 45, 7, Bound::Lower, true)
-        );
+        assert_eq!((h.mv, h.value, h.eval, h.depth, h.bound, h.is_pv), (Some(m), -123, 45, 7, Bound::Lower, true));
         assert!(tt.probe(0xdead_beef_1234_5679).is_none());
         tt.clear();
         assert!(tt.probe(0xdead_beef_1234_5678).is_none());

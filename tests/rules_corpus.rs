@@ -23,9 +23,7 @@ fn load(name: &str) -> Vec<Value> {
 fn parallel<T: Sync>(items: &[T], f: impl Fn(&T) -> Vec<String> + Sync) -> Vec<String> {
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(2);
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| {
@@ -45,12 +43,7 @@ fn legal_strings(pos: &Position) -> BTreeSet<String> {
     let mut list = MoveList::new();
     movegen::generate_legal(pos, &mut list);
     let set: BTreeSet<String> = list.iter().map(|m| m.to_string()).collect();
-    assert_eq!(
-        set.len(),
-        list.len(),
-        "duplicate moves in {}",
-        pos.to_sfen()
-    );
+    assert_eq!(set.len(), list.len(), "duplicate moves in {}", pos.to_sfen());
     set
 }
 
@@ -76,15 +69,10 @@ fn check_do_undo(pos: &mut Position) -> Vec<String> {
             errs.push(format!("{sfen}: inconsistent after {m}"));
         }
         if pos.key() != expect_key {
-            errs.push(format!(
-                "{sfen}: key_after({m}) differs from the key after do_move"
-            ));
+            errs.push(format!("{sfen}: key_after({m}) differs from the key after do_move"));
         }
         if pos.in_check() != gives_check {
-            errs.push(format!(
-                "{sfen}: gives_check({m}) = {gives_check} but in_check = {}",
-                pos.in_check()
-            ));
+            errs.push(format!("{sfen}: gives_check({m}) = {gives_check} but in_check = {}", pos.in_check()));
         }
         pos.undo_move(m);
         if pos.to_sfen() != sfen || pos.key() != key {
@@ -111,19 +99,13 @@ fn random_positions_legal_moves_and_perft() {
         if pos.in_check() != r["in_check"].as_bool().unwrap() {
             errs.push(format!("{sfen}: in_check differs"));
         }
-        let expected: BTreeSet<String> = r["legal_moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_str().unwrap().to_string())
-            .collect();
+        let expected: BTreeSet<String> =
+            r["legal_moves"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
         let got = legal_strings(&pos);
         if got != expected {
             let missing: Vec<_> = expected.difference(&got).collect();
             let extra: Vec<_> = got.difference(&expected).collect();
-            errs.push(format!(
-                "{sfen}: legal moves differ: missing {missing:?}, extra {extra:?}"
-            ));
+            errs.push(format!("{sfen}: legal moves differ: missing {missing:?}, extra {extra:?}"));
         }
         for (d, field) in [(2, "perft2"), (3, "perft3"), (4, "perft4")] {
             let Some(want) = r.get(field).and_then(Value::as_u64) else {
@@ -140,12 +122,7 @@ fn random_positions_legal_moves_and_perft() {
         errs.extend(check_do_undo(&mut pos));
         errs
     });
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// Perft counts up to this many leaves run in `cargo test --release` (about 30 s each at the
@@ -172,13 +149,7 @@ fn perft_known_counts() {
     let failures = parallel(&jobs, |(name, sfen, d, want)| {
         let mut pos = Position::from_sfen(sfen).unwrap();
         let n = perft(&mut pos, *d);
-        if n == *want {
-            vec![]
-        } else {
-            vec![format!(
-                "{name} ({sfen}): perft({d}) = {n}, expected {want}"
-            )]
-        }
+        if n == *want { vec![] } else { vec![format!("{name} ({sfen}): perft({d}) = {n}, expected {want}")] }
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -194,39 +165,25 @@ fn perft_known_divide_and_move_lists() {
         assert_eq!(pos.in_check(), r["in_check"].as_bool().unwrap(), "{name}");
         let legal = legal_strings(&pos);
         if let Some(list) = r.get("legal_moves").and_then(Value::as_array) {
-            let want: BTreeSet<String> = list
-                .iter()
-                .map(|v| v.as_str().unwrap().to_string())
-                .collect();
+            let want: BTreeSet<String> = list.iter().map(|v| v.as_str().unwrap().to_string()).collect();
             if want != legal {
                 failures.push(format!("{name} ({sfen}): legal move list differs"));
             }
         }
-        for m in r
-            .get("must_include")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for m in r.get("must_include").and_then(Value::as_array).into_iter().flatten() {
             if !legal.contains(m.as_str().unwrap()) {
                 failures.push(format!("{name} ({sfen}): {m} must be legal"));
             }
         }
-        for m in r
-            .get("must_exclude")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for m in r.get("must_exclude").and_then(Value::as_array).into_iter().flatten() {
             let m = m.as_str().unwrap();
             if legal.contains(m) || pos.parse_usi_move(m).is_ok() {
                 failures.push(format!("{name} ({sfen}): {m} must be illegal"));
             }
         }
-        let (Some(depth), Some(divide)) = (
-            r.get("divide_depth").and_then(Value::as_u64),
-            r.get("divide").and_then(Value::as_object),
-        ) else {
+        let (Some(depth), Some(divide)) =
+            (r.get("divide_depth").and_then(Value::as_u64), r.get("divide").and_then(Value::as_object))
+        else {
             continue;
         };
         let want_total: u64 = divide.values().map(|v| v.as_u64().unwrap()).sum();
@@ -234,12 +191,9 @@ fn perft_known_divide_and_move_lists() {
             continue;
         }
         let got: Vec<(Move, u64)> = perft_divide(&mut pos, depth as u32);
-        let got: std::collections::BTreeMap<String, u64> =
-            got.into_iter().map(|(m, n)| (m.to_string(), n)).collect();
-        let want: std::collections::BTreeMap<String, u64> = divide
-            .iter()
-            .map(|(k, v)| (k.clone(), v.as_u64().unwrap()))
-            .collect();
+        let got: std::collections::BTreeMap<String, u64> = got.into_iter().map(|(m, n)| (m.to_string(), n)).collect();
+        let want: std::collections::BTreeMap<String, u64> =
+            divide.iter().map(|(k, v)| (k.clone(), v.as_u64().unwrap())).collect();
         if got != want {
             failures.push(format!("{name} ({sfen}): divide({depth}) differs"));
         }
@@ -269,11 +223,8 @@ fn random_walks_keep_invariants() {
                 break;
             }
             // Prefer captures and drops so hands fill up.
-            let caps: Vec<Move> = list
-                .iter()
-                .copied()
-                .filter(|m| m.is_drop() || !pos.piece_on(m.to()).is_empty())
-                .collect();
+            let caps: Vec<Move> =
+                list.iter().copied().filter(|m| m.is_drop() || !pos.piece_on(m.to()).is_empty()).collect();
             let m = if !caps.is_empty() && next() % 3 != 0 {
                 caps[(next() % caps.len() as u64) as usize]
             } else {
@@ -281,16 +232,9 @@ fn random_walks_keep_invariants() {
             };
             pos.do_move(m);
             played.push(m);
-            assert!(
-                pos.is_consistent(),
-                "game {game}: inconsistent after {played:?}"
-            );
+            assert!(pos.is_consistent(), "game {game}: inconsistent after {played:?}");
             let reparsed = Position::from_sfen(&pos.to_sfen()).expect("own SFEN parses");
-            assert_eq!(
-                reparsed.key(),
-                pos.key(),
-                "game {game}: key differs from a fresh parse"
-            );
+            assert_eq!(reparsed.key(), pos.key(), "game {game}: key differs from a fresh parse");
         }
         while let Some(m) = played.pop() {
             pos.undo_move(m);

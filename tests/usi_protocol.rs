@@ -27,16 +27,10 @@ fn handshake_lists_every_option() {
     e.send("usi");
     let lines = e.until("usiok", Duration::from_secs(5));
     let usiok_after = start.elapsed();
-    assert!(
-        usiok_after < Duration::from_secs(1),
-        "usiok took {usiok_after:?}"
-    );
+    assert!(usiok_after < Duration::from_secs(1), "usiok took {usiok_after:?}");
     assert!(lines[0].starts_with("id name hayate "), "{lines:?}");
     assert!(lines[1].starts_with("id author "), "{lines:?}");
-    let options: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("option name "))
-        .collect();
+    let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option name ")).collect();
     let expected = [
         "option name USI_Hash type spin default 256 min 1 max 1048576",
         "option name USI_Ponder type check default false",
@@ -46,12 +40,12 @@ fn handshake_lists_every_option() {
         "option name MinimumThinkingTime type spin default 20 min 0 max 60000",
         "option name ResignValue type spin default 10000 min 0 max 99999",
         "option name DrawValue type spin default 0 min -30000 max 30000",
+        "option name EnteringKingRule type combo default CSARule27 var NoEnteringKing var CSARule24 var CSARule24H \
+         var CSARule27 var CSARule27H var TryRule",
+        "option name MaxMovesToDraw type spin default 0 min 0 max 100000",
     ];
     for want in expected {
-        assert!(
-            options.iter().any(|o| o.as_str() == want),
-            "missing '{want}' in {options:?}"
-        );
+        assert!(options.iter().any(|o| o.as_str() == want), "missing '{want}' in {options:?}");
     }
     assert_eq!(lines.last().unwrap(), "usiok");
     e.send("isready");
@@ -76,24 +70,10 @@ fn go_depth_gives_a_legal_bestmove() {
     e.send(&format!("position startpos moves {}", moves.join(" ")));
     e.send("go depth 6");
     let lines = e.until("bestmove", T);
-    let infos: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .collect();
-    assert!(
-        infos.iter().any(|l| l.starts_with("info depth 6 ")),
-        "{lines:?}"
-    );
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert!(infos.iter().any(|l| l.starts_with("info depth 6 ")), "{lines:?}");
     for l in &infos {
-        for field in [
-            " seldepth ",
-            " time ",
-            " nodes ",
-            " nps ",
-            " hashfull ",
-            " score ",
-            " pv ",
-        ] {
+        for field in [" seldepth ", " time ", " nodes ", " nps ", " hashfull ", " score ", " pv "] {
             assert!(l.contains(field), "'{field}' missing in {l}");
         }
     }
@@ -106,11 +86,7 @@ fn go_depth_gives_a_legal_bestmove() {
         assert_eq!(parts[2], "ponder");
         let mut p = pos.clone();
         p.do_move(p.parse_usi_move(&best).unwrap());
-        assert!(
-            p.parse_usi_move(parts[3]).is_ok(),
-            "illegal ponder move {}",
-            parts[3]
-        );
+        assert!(p.parse_usi_move(parts[3]).is_ok(), "illegal ponder move {}", parts[3]);
     }
 }
 
@@ -125,10 +101,7 @@ fn infinite_then_stop_answers_within_100ms() {
     e.send("stop");
     let lines = e.until("bestmove", Duration::from_secs(2));
     let took = t.elapsed();
-    assert!(
-        took < Duration::from_millis(100),
-        "stop answered after {took:?}"
-    );
+    assert!(took < Duration::from_millis(100), "stop answered after {took:?}");
     assert!(bestmove_of(lines.last().unwrap()).is_some());
 }
 
@@ -140,10 +113,7 @@ fn multipv_three_prints_three_distinct_lines() {
     e.send("position startpos moves 2g2f 8c8d");
     e.send("go depth 5");
     let lines = e.until("bestmove", T);
-    let last_depth: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth 5 "))
-        .collect();
+    let last_depth: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 5 ")).collect();
     assert_eq!(last_depth.len(), 3, "{lines:?}");
     let mut firsts = Vec::new();
     for (k, l) in last_depth.iter().enumerate() {
@@ -165,10 +135,7 @@ fn finds_mate_in_one_with_mate_score() {
     e.send("go depth 4");
     let lines = e.until("bestmove", T);
     assert_eq!(lines.last().unwrap(), "bestmove G*5b");
-    assert!(
-        lines.iter().any(|l| l.contains("score mate 1 ")),
-        "{lines:?}"
-    );
+    assert!(lines.iter().any(|l| l.contains("score mate 1 ")), "{lines:?}");
 }
 
 #[test]
@@ -178,51 +145,29 @@ fn bad_input_gets_info_string_and_engine_keeps_working() {
     let bad = [
         ("wibble", "unknown command 'wibble'"),
         ("go depth x", "go: bad number 'x'"),
-        (
-            "setoption name NoSuchOption value 1",
-            "unknown option 'NoSuchOption'",
-        ),
-        (
-            "setoption name Threads value many",
-            "option Threads: 'many' is not a number",
-        ),
+        ("setoption name NoSuchOption value 1", "unknown option 'NoSuchOption'"),
+        ("setoption name Threads value many", "option Threads: 'many' is not a number"),
         ("position sfen 9/9/9 b - 1", "bad SFEN"),
-        (
-            "position startpos moves 7g7f 7g7f",
-            "move 2 (7g7f): illegal move '7g7f'",
-        ),
+        ("position startpos moves 7g7f 7g7f", "move 2 (7g7f): illegal move '7g7f'"),
     ];
     for (cmd, want) in bad {
         e.send(cmd);
         let l = e.line(T).expect("a reply");
-        assert!(
-            l.starts_with("info string error: ") && l.contains(want),
-            "'{cmd}' gave '{l}'"
-        );
+        assert!(l.starts_with("info string error: ") && l.contains(want), "'{cmd}' gave '{l}'");
     }
     // The failed position is not half-applied: go refuses until a valid position arrives.
     e.send("go depth 2");
     let lines = e.until("bestmove", T);
-    assert!(
-        lines[0].starts_with("info string error: cannot search"),
-        "{lines:?}"
-    );
+    assert!(lines[0].starts_with("info string error: cannot search"), "{lines:?}");
     assert_eq!(lines.last().unwrap(), "bestmove resign");
     e.send("position startpos moves 7g7f");
     e.send("go depth 3");
     let lines = e.until("bestmove", T);
     let best = bestmove_of(lines.last().unwrap()).unwrap();
-    assert!(
-        position_after(None, &["7g7f"])
-            .parse_usi_move(&best)
-            .is_ok()
-    );
+    assert!(position_after(None, &["7g7f"]).parse_usi_move(&best).is_ok());
     e.send("setoption name Threads value 100000");
     let l = e.line(T).unwrap();
-    assert_eq!(
-        l,
-        "info string warning: option Threads value 100000 clamped to 256"
-    );
+    assert_eq!(l, "info string warning: option Threads value 100000 clamped to 256");
     e.send("isready");
     assert_eq!(e.until("readyok", T), vec!["readyok"]);
 }
@@ -235,10 +180,7 @@ fn isready_during_search_waits_for_the_bestmove() {
     e.send("go movetime 300");
     e.send("isready");
     let lines = e.until("readyok", T);
-    let best_at = lines
-        .iter()
-        .position(|l| l.starts_with("bestmove"))
-        .expect("bestmove before readyok");
+    let best_at = lines.iter().position(|l| l.starts_with("bestmove")).expect("bestmove before readyok");
     assert_eq!(best_at, lines.len() - 2, "{lines:?}");
 }
 
@@ -252,18 +194,12 @@ fn ponder_then_ponderhit_with_clock() {
     e.send("go ponder");
     std::thread::sleep(Duration::from_millis(200));
     // While pondering there is no bestmove.
-    assert!(
-        e.line(Duration::from_millis(50))
-            .is_none_or(|l| l.starts_with("info"))
-    );
+    assert!(e.line(Duration::from_millis(50)).is_none_or(|l| l.starts_with("info")));
     let t = Instant::now();
     e.send("ponderhit btime 0 wtime 0 byoyomi 500");
     let lines = e.until("bestmove", Duration::from_secs(5));
     let took = t.elapsed();
-    assert!(
-        took >= Duration::from_millis(300) && took < Duration::from_millis(1500),
-        "{took:?}"
-    );
+    assert!(took >= Duration::from_millis(300) && took < Duration::from_millis(1500), "{took:?}");
     assert!(bestmove_of(lines.last().unwrap()).is_some());
     // Ponder miss: stop answers at once.
     e.send("position startpos moves 7g7f 3c3d 2g2f");
@@ -284,10 +220,7 @@ fn byoyomi_uses_most_of_the_time() {
     e.send("go btime 0 wtime 0 byoyomi 1000");
     e.until("bestmove", T);
     let took = t.elapsed();
-    assert!(
-        took >= Duration::from_millis(850) && took < Duration::from_millis(1000),
-        "{took:?}"
-    );
+    assert!(took >= Duration::from_millis(850) && took < Duration::from_millis(1000), "{took:?}");
 }
 
 #[test]
@@ -321,10 +254,7 @@ fn quit_during_search_exits_quickly() {
     std::thread::sleep(Duration::from_millis(300));
     let t = Instant::now();
     e.send("quit");
-    assert!(
-        e.wait_exit(Duration::from_millis(100)),
-        "quit took longer than 100 ms"
-    );
+    assert!(e.wait_exit(Duration::from_millis(100)), "quit took longer than 100 ms");
     assert!(t.elapsed() < Duration::from_millis(150));
 }
 
@@ -335,20 +265,10 @@ fn go_perft_and_diagnostics() {
     e.send("go perft 3");
     let lines = e.until("Nodes searched", T);
     assert_eq!(lines.last().unwrap(), "Nodes searched: 25470");
-    assert_eq!(
-        lines
-            .iter()
-            .filter(|l| l.contains(": ") && !l.starts_with("info"))
-            .count(),
-        31
-    );
+    assert_eq!(lines.iter().filter(|l| l.contains(": ") && !l.starts_with("info")).count(), 31);
     e.send("d");
     let lines = e.until("checkers", T);
-    assert!(
-        lines
-            .iter()
-            .any(|l| l == "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
-    );
+    assert!(lines.iter().any(|l| l == "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"));
     e.send("moves");
     let l = e.line(T).unwrap();
     assert!(l.starts_with("info string 30 legal moves: "), "{l}");
@@ -372,8 +292,5 @@ fn go_mate_is_answered_in_standard_form() {
     e.send("go mate 1000");
     let l = e.until("checkmate", T);
     let last = l.last().unwrap();
-    assert!(
-        last == "checkmate notimplemented" || last.starts_with("checkmate G*5b"),
-        "{last}"
-    );
+    assert!(last == "checkmate notimplemented" || last.starts_with("checkmate G*5b"), "{last}");
 }

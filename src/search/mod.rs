@@ -9,7 +9,7 @@ pub mod time;
 
 use crate::eval::{self, Value};
 use crate::shogi::movegen::{self, MoveList};
-use crate::shogi::{Move, Position};
+use crate::shogi::{EnteringKingRule, Move, Position, RepetitionKind};
 use crate::tt::{Bound, TranspositionTable};
 use movepick::{History, MovePicker, is_capture, is_tactical, piece_to_index};
 use params::*;
@@ -123,6 +123,10 @@ pub struct SearchConfig {
     pub draw_value: Value,
     /// Resign when the best score is at or below minus this value (centipawns).
     pub resign_value: Value,
+    /// Impasse rule: positions where the side to move can declare are wins.
+    pub entering_king_rule: EnteringKingRule,
+    /// Game length (plies) at which the game is drawn; 0 = no limit.
+    pub max_moves_to_draw: u32,
 }
 
 impl Default for SearchConfig {
@@ -130,12 +134,11 @@ impl Default for SearchConfig {
         SearchConfig {
             threads: 1,
             multipv: 1,
-            time: TimeOptions {
-                network_delay: 0,
-                minimum_thinking_time: 0,
-            },
+            time: TimeOptions { network_delay: 0, minimum_thinking_time: 0 },
             draw_value: 0,
             resign_value: 99_999,
+            entering_king_rule: EnteringKingRule::CSARule27,
+            max_moves_to_draw: 0,
         }
     }
 }
@@ -269,31 +272,29 @@ pub struct SearchResult {
 /// Runs a whole search on the calling thread (spawning helpers for Lazy SMP), reports through
 /// `reporter`, and returns when the bestmove has been reported.
 pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
-    let SearchJob {
-        root,
-        limits,
-        config,
-        tt,
-        control,
-        mut threads,
-    } = job;
+    let SearchJob { root, limits, config, tt, control, mut threads } = job;
     let start = Instant::now();
     let nthreads = config.threads.max(1);
     threads.resize_with(nthreads, ThreadData::default);
     tt.new_search();
 
+    // A winning declaration needs no search: `bestmove win`, or the try move itself.
+    if root.can_declare_win(config.entering_king_rule) {
+        let best = match root.try_move().filter(|_| config.entering_king_rule == EnteringKingRule::TryRule) {
+            Some(m) => BestMove::Move { mv: m, ponder: None },
+            None => BestMove::Win,
+        };
+        reporter.message(&format!("entering-king win under {}", config.entering_king_rule));
+        wait_for_release(&control, &limits);
+        reporter.bestmove(&best, Some(mate_in(1)));
+        return SearchResult { best, score: Some(mate_in(1)), nodes: 0, depth: 0, threads };
+    }
     let root_moves = root_move_list(&root, &tt);
     if root_moves.is_empty() {
         reporter.message("no legal moves");
         wait_for_release(&control, &limits);
         reporter.bestmove(&BestMove::Resign, None);
-        return SearchResult {
-            best: BestMove::Resign,
-            score: None,
-            nodes: 0,
-            depth: 0,
-            threads,
-        };
+        return SearchResult { best: BestMove::Resign, score: None, nodes: 0, depth: 0, threads };
     }
     let mut game_keys = KeyMap::default();
     let hist = root.history();
@@ -316,14 +317,7 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
     let (main_result, helper_datas) = std::thread::scope(|s| {
         let mut handles = Vec::new();
         for (i, data) in datas.enumerate() {
-            let mut w = Worker::new(
-                i + 1,
-                &shared,
-                root.clone(),
-                data,
-                root_moves.clone(),
-                reductions.clone(),
-            );
+            let mut w = Worker::new(i + 1, &shared, root.clone(), data, root_moves.clone(), reductions.clone());
             w.start = start;
             handles.push(
                 std::thread::Builder::new()
@@ -335,23 +329,13 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
                     .expect("spawn search thread"),
             );
         }
-        let mut main = Worker::new(
-            0,
-            &shared,
-            root.clone(),
-            main_data,
-            root_moves.clone(),
-            reductions.clone(),
-        );
+        let mut main = Worker::new(0, &shared, root.clone(), main_data, root_moves.clone(), reductions.clone());
         main.start = start;
         main.plan = plan;
         main.iterative_deepening(Some(reporter));
         // Main is done: stop the helpers and collect them.
         shared.control.stop.store(true, Ordering::SeqCst);
-        let helpers: Vec<ThreadData> = handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect();
+        let helpers: Vec<ThreadData> = handles.into_iter().map(|h| h.join().unwrap_or_default()).collect();
         ((main.root_moves, main.completed_depth, main.data), helpers)
     });
     let (rms, depth, main_data) = main_result;
@@ -365,25 +349,12 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
     let best = if score != -VALUE_INF && score <= -config.resign_value {
         BestMove::Resign
     } else {
-        let ponder = best_rm
-            .pv
-            .get(1)
-            .copied()
-            .or_else(|| ponder_from_tt(&root, best_rm.mv, &tt));
-        BestMove::Move {
-            mv: best_rm.mv,
-            ponder,
-        }
+        let ponder = best_rm.pv.get(1).copied().or_else(|| ponder_from_tt(&root, best_rm.mv, &tt));
+        BestMove::Move { mv: best_rm.mv, ponder }
     };
     let nodes = shared.total_nodes();
     reporter.bestmove(&best, Some(score));
-    SearchResult {
-        best,
-        score: Some(score),
-        nodes,
-        depth,
-        threads,
-    }
+    SearchResult { best, score: Some(score), nodes, depth, threads }
 }
 
 /// While pondering or in `go infinite`, the bestmove waits for `stop` or `ponderhit`.
@@ -399,9 +370,7 @@ fn wait_for_release(control: &Control, limits: &Limits) {
 fn ponder_from_tt(root: &Position, best: Move, tt: &TranspositionTable) -> Option<Move> {
     let mut pos = root.clone();
     pos.do_move(best);
-    tt.probe(pos.key())
-        .and_then(|h| h.mv)
-        .filter(|&m| pos.is_legal(m))
+    tt.probe(pos.key()).and_then(|h| h.mv).filter(|&m| pos.is_legal(m))
 }
 
 fn root_move_list(root: &Position, tt: &TranspositionTable) -> Vec<RootMove> {
@@ -410,14 +379,7 @@ fn root_move_list(root: &Position, tt: &TranspositionTable) -> Vec<RootMove> {
     let tt_move = tt.probe(root.key()).and_then(|h| h.mv);
     let mut rms: Vec<RootMove> = list
         .iter()
-        .map(|&m| RootMove {
-            mv: m,
-            score: -VALUE_INF,
-            prev_score: -VALUE_INF,
-            bound: None,
-            seldepth: 0,
-            pv: vec![m],
-        })
+        .map(|&m| RootMove { mv: m, score: -VALUE_INF, prev_score: -VALUE_INF, bound: None, seldepth: 0, pv: vec![m] })
         .collect();
     // Promotions before their non-promotion twins, so that ties prefer the promotion.
     rms.sort_by_key(|rm| !rm.mv.is_promotion());
@@ -432,15 +394,10 @@ fn root_move_list(root: &Position, tt: &TranspositionTable) -> Vec<RootMove> {
 /// How a repetition found in search scores for the side to move: a perpetual check loses for
 /// the checking side (scored like a mate), anything else is a draw.
 fn repetition_value(pos: &Position, distance: usize, draw: Value, ply: usize) -> Value {
-    let st = pos.state();
-    let us = pos.side_to_move();
-    let half = distance.div_ceil(2) as u16;
-    if st.continuous_checks[(!us).index()] >= half {
-        mate_in(ply)
-    } else if st.continuous_checks[us.index()] >= half {
-        mated_in(ply)
-    } else {
-        draw
+    match pos.repetition_kind(distance) {
+        RepetitionKind::WinForSideToMove => mate_in(ply),
+        RepetitionKind::LossForSideToMove => mated_in(ply),
+        RepetitionKind::Draw => draw,
     }
 }
 
@@ -522,12 +479,7 @@ impl<'a> Worker<'a> {
                 limits.byoyomi = l.byoyomi;
             }
             limits.ponder = false;
-            self.plan = time::plan(
-                &limits,
-                self.pos.side_to_move(),
-                self.pos.game_ply(),
-                &self.shared.config.time,
-            );
+            self.plan = time::plan(&limits, self.pos.side_to_move(), self.pos.game_ply(), &self.shared.config.time);
             self.clock = limits;
         }
     }
@@ -569,10 +521,7 @@ impl<'a> Worker<'a> {
 
     fn iterative_deepening(&mut self, reporter: Option<&dyn Reporter>) {
         let limits = self.shared.limits.clone();
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as i32 - 10)
-            .clamp(1, MAX_PLY as i32 - 10);
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 10).clamp(1, MAX_PLY as i32 - 10);
         let multipv = self.shared.config.multipv.clamp(1, self.root_moves.len());
         let single_reply = self.root_moves.len() == 1;
         let mut last_best: Option<Move> = None;
@@ -583,8 +532,7 @@ impl<'a> Worker<'a> {
         while depth < max_depth {
             depth += 1;
             // Helpers skip some depths so the threads spread over different iterations.
-            if self.id > 0 && ((depth + self.id as i32) % 4 == 0) && depth > 2 && depth < max_depth
-            {
+            if self.id > 0 && ((depth + self.id as i32) % 4 == 0) && depth > 2 && depth < max_depth {
                 continue;
             }
             self.root_depth = depth;
@@ -596,15 +544,11 @@ impl<'a> Worker<'a> {
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
                 let mut delta = ASPIRATION_DELTA;
-                let (mut alpha, mut beta) =
-                    if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < VALUE_MATE_IN_MAX_PLY {
-                        (
-                            (prev - delta).max(-VALUE_INF),
-                            (prev + delta).min(VALUE_INF),
-                        )
-                    } else {
-                        (-VALUE_INF, VALUE_INF)
-                    };
+                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < VALUE_MATE_IN_MAX_PLY {
+                    ((prev - delta).max(-VALUE_INF), (prev + delta).min(VALUE_INF))
+                } else {
+                    (-VALUE_INF, VALUE_INF)
+                };
                 loop {
                     let v = self.search::<true>(alpha, beta, depth, 0, false);
                     // Stable sort keeps the order of equal (unsearched) moves.
@@ -676,15 +620,10 @@ impl<'a> Worker<'a> {
                 if let Some(plan) = self.plan
                     && limits.movetime.is_none()
                 {
-                    let drop = if prev_best_score != VALUE_NONE {
-                        (prev_best_score - score).clamp(0, 200)
-                    } else {
-                        0
-                    };
+                    let drop = if prev_best_score != VALUE_NONE { (prev_best_score - score).clamp(0, 200) } else { 0 };
                     let factor = (1.0 + best_changes) * (1.0 + drop as f64 / 250.0);
                     let target = (plan.optimum as f64 * factor.min(3.0)) as u64;
-                    let is_pure_byoyomi = limits.time[self.pos.side_to_move().index()].unwrap_or(0)
-                        == 0
+                    let is_pure_byoyomi = limits.time[self.pos.side_to_move().index()].unwrap_or(0) == 0
                         && limits.byoyomi[self.pos.side_to_move().index()] > 0;
                     if !is_pure_byoyomi && self.elapsed_ms() >= target.min(plan.maximum) {
                         break;
@@ -706,11 +645,7 @@ impl<'a> Worker<'a> {
         let hashfull = self.shared.tt.hashfull();
         for (i, rm) in self.root_moves.iter().enumerate().take(to).skip(from) {
             let searched = rm.score != -VALUE_INF;
-            let (d, v) = if searched {
-                (depth, rm.score)
-            } else {
-                ((depth - 1).max(1), rm.prev_score)
-            };
+            let (d, v) = if searched { (depth, rm.score) } else { ((depth - 1).max(1), rm.prev_score) };
             if v == -VALUE_INF {
                 continue;
             }
@@ -755,6 +690,28 @@ impl<'a> Worker<'a> {
         self.shared.game_keys.get(&key).map(|&j| n - j)
     }
 
+    /// Rule endings that score a node without search: repetition (draw or perpetual check),
+    /// a winning declaration, the move limit.
+    fn game_end_value(&self, ply: usize, in_check: bool) -> Option<Value> {
+        if let Some(d) = self.repetition_distance(ply) {
+            return Some(repetition_value(&self.pos, d, self.draw_value(ply), ply));
+        }
+        let cfg = &self.shared.config;
+        if cfg.entering_king_rule != EnteringKingRule::NoEnteringKing
+            && self.pos.can_declare_win(cfg.entering_king_rule)
+        {
+            return Some(mate_in(ply + 1));
+        }
+        if cfg.max_moves_to_draw > 0 && self.pos.game_ply().saturating_sub(1) >= cfg.max_moves_to_draw {
+            // The game is over: a mate delivered by the last move still counts.
+            if in_check && !self.pos.has_legal_move() {
+                return Some(mated_in(ply));
+            }
+            return Some(self.draw_value(ply));
+        }
+        None
+    }
+
     fn draw_value(&self, ply: usize) -> Value {
         // The draw value is from the root side's view; flip it on the other side's plies.
         let v = self.shared.config.draw_value;
@@ -785,15 +742,11 @@ impl<'a> Worker<'a> {
             if self.stopped() {
                 return 0;
             }
-            if let Some(d) = self.repetition_distance(ply) {
-                return repetition_value(&self.pos, d, self.draw_value(ply), ply);
+            if let Some(v) = self.game_end_value(ply, in_check) {
+                return v;
             }
             if ply >= MAX_PLY - 4 {
-                return if in_check {
-                    0
-                } else {
-                    eval::evaluate(&self.pos)
-                };
+                return if in_check { 0 } else { eval::evaluate(&self.pos) };
             }
             // Mate distance pruning.
             alpha = alpha.max(mated_in(ply));
@@ -873,8 +826,7 @@ impl<'a> Worker<'a> {
                 && !self.stack[ply].null_moved
                 && beta > -VALUE_MATE_IN_MAX_PLY
             {
-                let r =
-                    NMP_BASE_R + depth / NMP_DEPTH_DIV + ((eval_est - beta) / NMP_EVAL_DIV).min(3);
+                let r = NMP_BASE_R + depth / NMP_DEPTH_DIV + ((eval_est - beta) / NMP_EVAL_DIV).min(3);
                 self.stack[ply].current = None;
                 self.stack[ply].current_piece_to = None;
                 self.stack[ply + 1].null_moved = true;
@@ -898,11 +850,7 @@ impl<'a> Worker<'a> {
         }
 
         let us = self.pos.side_to_move();
-        let prev_piece_to = if ply > 0 {
-            self.stack[ply - 1].current_piece_to
-        } else {
-            None
-        };
+        let prev_piece_to = if ply > 0 { self.stack[ply - 1].current_piece_to } else { None };
         let killers = self.stack[ply].killers;
         let counter = self.data.history.counter_move(prev_piece_to);
         let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter]);
@@ -936,18 +884,12 @@ impl<'a> Worker<'a> {
             let capture = is_capture(&self.pos, m);
             let tactical = is_tactical(&self.pos, m);
             let gives_check = self.pos.gives_check_with(&check_info, m);
-            let hist_score = if tactical {
-                0
-            } else {
-                self.data.history.quiet(us, m)
-            };
+            let hist_score = if tactical { 0 } else { self.data.history.quiet(us, m) };
 
             // ----- shallow pruning -----
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY {
                 if !tactical && !gives_check {
-                    let lmp_limit =
-                        (LMP_BASE + depth * depth * LMP_SCALE) * if improving { 2 } else { 1 } / 2
-                            + 1;
+                    let lmp_limit = (LMP_BASE + depth * depth * LMP_SCALE) * if improving { 2 } else { 1 } / 2 + 1;
                     if depth < LMP_DEPTH && move_count as i32 > lmp_limit {
                         continue;
                     }
@@ -961,10 +903,7 @@ impl<'a> Worker<'a> {
                     if depth < SEE_PRUNE_DEPTH && !see_ge(&self.pos, m, SEE_QUIET_MARGIN * depth) {
                         continue;
                     }
-                } else if depth < SEE_PRUNE_DEPTH
-                    && !in_check
-                    && !see_ge(&self.pos, m, SEE_CAPTURE_MARGIN * depth)
-                {
+                } else if depth < SEE_PRUNE_DEPTH && !in_check && !see_ge(&self.pos, m, SEE_CAPTURE_MARGIN * depth) {
                     continue;
                 }
             }
@@ -982,13 +921,7 @@ impl<'a> Worker<'a> {
             {
                 let singular_beta = tt_value - SINGULAR_MARGIN * depth;
                 self.stack[ply].excluded = Some(m);
-                let v = self.search::<false>(
-                    singular_beta - 1,
-                    singular_beta,
-                    (depth - 1) / 2,
-                    ply,
-                    cut_node,
-                );
+                let v = self.search::<false>(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
                 self.stack[ply].excluded = None;
                 if v < singular_beta {
                     extension = 1;
@@ -1029,8 +962,7 @@ impl<'a> Worker<'a> {
                 }
                 value = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if value > alpha && r > 0 {
-                    value =
-                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    value = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
                 if PV && value > alpha && (root || value < beta) {
                     value = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
@@ -1044,11 +976,7 @@ impl<'a> Worker<'a> {
 
             if root {
                 let seldepth = self.seldepth;
-                let child_pv: Vec<Move> = self.pv[1][..self.pv_len[1]]
-                    .iter()
-                    .flatten()
-                    .copied()
-                    .collect();
+                let child_pv: Vec<Move> = self.pv[1][..self.pv_len[1]].iter().flatten().copied().collect();
                 let idx = self.pv_idx + move_count - 1;
                 let rm = &mut self.root_moves[idx];
                 if move_count == 1 || value > alpha {
@@ -1093,11 +1021,7 @@ impl<'a> Worker<'a> {
 
         if move_count == 0 {
             // No legal move (or only the excluded one): a loss, in check or not.
-            return if excluded.is_some() {
-                alpha
-            } else {
-                mated_in(ply)
-            };
+            return if excluded.is_some() { alpha } else { mated_in(ply) };
         }
 
         if let Some(bm) = best_move
@@ -1136,11 +1060,7 @@ impl<'a> Worker<'a> {
                 key,
                 best_move,
                 value_to_tt(best_value, ply),
-                if static_eval == VALUE_NONE {
-                    0
-                } else {
-                    static_eval
-                },
+                if static_eval == VALUE_NONE { 0 } else { static_eval },
                 depth,
                 bound,
                 tt_pv,
@@ -1149,13 +1069,7 @@ impl<'a> Worker<'a> {
         best_value
     }
 
-    fn qsearch<const PV: bool>(
-        &mut self,
-        mut alpha: Value,
-        beta: Value,
-        ply: usize,
-        qdepth: i32,
-    ) -> Value {
+    fn qsearch<const PV: bool>(&mut self, mut alpha: Value, beta: Value, ply: usize, qdepth: i32) -> Value {
         self.count_node();
         if PV {
             self.pv_len[ply] = 0;
@@ -1166,16 +1080,12 @@ impl<'a> Worker<'a> {
         if self.stopped() {
             return 0;
         }
-        if let Some(d) = self.repetition_distance(ply) {
-            return repetition_value(&self.pos, d, self.draw_value(ply), ply);
-        }
         let in_check = self.pos.in_check();
+        if let Some(v) = self.game_end_value(ply, in_check) {
+            return v;
+        }
         if ply >= MAX_PLY - 4 {
-            return if in_check {
-                0
-            } else {
-                eval::evaluate(&self.pos)
-            };
+            return if in_check { 0 } else { eval::evaluate(&self.pos) };
         }
         let key = self.pos.key();
         let tt_hit = self.shared.tt.probe(key);
@@ -1217,11 +1127,7 @@ impl<'a> Worker<'a> {
             if !in_check {
                 // Delta pruning and losing captures.
                 let victim = self.pos.piece_on(m.to());
-                let gain = if victim.is_empty() {
-                    0
-                } else {
-                    eval::capture_value(victim.kind())
-                };
+                let gain = if victim.is_empty() { 0 } else { eval::capture_value(victim.kind()) };
                 if !m.is_promotion() && static_eval + gain + QS_DELTA_MARGIN <= alpha {
                     continue;
                 }
@@ -1270,11 +1176,7 @@ impl<'a> Worker<'a> {
             key,
             best_move,
             value_to_tt(best_value, ply),
-            if static_eval == VALUE_NONE {
-                0
-            } else {
-                static_eval
-            },
+            if static_eval == VALUE_NONE { 0 } else { static_eval },
             0,
             bound,
             PV,
@@ -1313,10 +1215,10 @@ pub struct BenchResult {
 
 /// Searches every bench position to `depth` with `threads` threads and `hash_mib` of table.
 pub fn bench(depth: i32, threads: usize, hash_mib: usize) -> BenchResult {
-    let tt =
-        Arc::new(TranspositionTable::new(hash_mib).unwrap_or_else(|_| {
-            TranspositionTable::new(16).expect("a 16 MiB table fits in memory")
-        }));
+    let tt = Arc::new(
+        TranspositionTable::new(hash_mib)
+            .unwrap_or_else(|_| TranspositionTable::new(16).expect("a 16 MiB table fits in memory")),
+    );
     let mut nodes = 0;
     let start = Instant::now();
     for sfen in BENCH_POSITIONS {
@@ -1324,24 +1226,15 @@ pub fn bench(depth: i32, threads: usize, hash_mib: usize) -> BenchResult {
         tt.clear();
         let job = SearchJob {
             root,
-            limits: Limits {
-                depth: Some(depth),
-                ..Default::default()
-            },
-            config: SearchConfig {
-                threads,
-                ..Default::default()
-            },
+            limits: Limits { depth: Some(depth), ..Default::default() },
+            config: SearchConfig { threads, ..Default::default() },
             tt: tt.clone(),
             control: Control::new(),
             threads: Vec::new(),
         };
         nodes += run(job, &NullReporter).nodes;
     }
-    BenchResult {
-        nodes,
-        elapsed: start.elapsed(),
-    }
+    BenchResult { nodes, elapsed: start.elapsed() }
 }
 
 #[cfg(test)]
@@ -1351,10 +1244,7 @@ mod tests {
     fn search_depth(sfen: &str, depth: i32) -> SearchResult {
         let job = SearchJob {
             root: Position::from_sfen(sfen).unwrap(),
-            limits: Limits {
-                depth: Some(depth),
-                ..Default::default()
-            },
+            limits: Limits { depth: Some(depth), ..Default::default() },
             config: SearchConfig::default(),
             tt: Arc::new(TranspositionTable::new(8).unwrap()),
             control: Control::new(),

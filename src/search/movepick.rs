@@ -10,11 +10,7 @@ use crate::shogi::{Color, Move, Piece, Position};
 /// Index of a move's origin for history tables: the square, or 81 + kind for a drop.
 #[inline]
 fn from_index(m: Move) -> usize {
-    if m.is_drop() {
-        80 + m.drop_kind().index()
-    } else {
-        m.from().index()
-    }
+    if m.is_drop() { 80 + m.drop_kind().index() } else { m.from().index() }
 }
 
 /// Index of the piece that moves (after promotion) and its destination: 32 pieces x 81.
@@ -31,11 +27,7 @@ pub fn moved_piece(pos: &Position, m: Move) -> Piece {
         Piece::new(us, m.drop_kind())
     } else {
         let pc = pos.piece_on(m.from());
-        if m.is_promotion() {
-            Piece::new(us, pc.kind().promote())
-        } else {
-            pc
-        }
+        if m.is_promotion() { Piece::new(us, pc.kind().promote()) } else { pc }
     }
 }
 
@@ -51,11 +43,7 @@ pub struct History {
 
 impl Default for History {
     fn default() -> Self {
-        History {
-            butterfly: vec![0; 2 * 88 * 81],
-            counter: vec![None; 32 * 81],
-            capture: vec![0; 32 * 81 * 16],
-        }
+        History { butterfly: vec![0; 2 * 88 * 81], counter: vec![None; 32 * 81], capture: vec![0; 32 * 81 * 16] }
     }
 }
 
@@ -135,8 +123,7 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
 /// Captures and promotions: the moves quiescence search looks at.
 #[inline]
 pub fn is_tactical(pos: &Position, m: Move) -> bool {
-    is_capture(pos, m)
-        || (m.is_promotion() && pos.piece_on(m.from()).kind() == crate::shogi::PieceType::Pawn)
+    is_capture(pos, m) || (m.is_promotion() && pos.piece_on(m.from()).kind() == crate::shogi::PieceType::Pawn)
 }
 
 pub struct MovePicker {
@@ -157,11 +144,7 @@ pub struct MovePicker {
 impl MovePicker {
     /// Picker for the main search. `killers` holds the two killers and the counter move.
     pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 3]) -> MovePicker {
-        let stage = if pos.in_check() {
-            Stage::GenEvasions
-        } else {
-            Stage::TtMove
-        };
+        let stage = if pos.in_check() { Stage::GenEvasions } else { Stage::TtMove };
         MovePicker {
             stage,
             tt_move: tt_move.filter(|&m| pos.is_legal(m)),
@@ -180,9 +163,7 @@ impl MovePicker {
     pub fn new_qsearch(pos: &Position, tt_move: Option<Move>) -> MovePicker {
         let mut mp = MovePicker::new(pos, tt_move, [None; 3]);
         mp.captures_only = true;
-        mp.tt_move = mp
-            .tt_move
-            .filter(|&m| pos.in_check() || is_tactical(pos, m));
+        mp.tt_move = mp.tt_move.filter(|&m| pos.in_check() || is_tactical(pos, m));
         mp
     }
 
@@ -190,11 +171,7 @@ impl MovePicker {
         self.scores.clear();
         for &m in self.moves.iter() {
             let victim = pos.piece_on(m.to());
-            let gain = if victim.is_empty() {
-                0
-            } else {
-                capture_value(victim.kind())
-            };
+            let gain = if victim.is_empty() { 0 } else { capture_value(victim.kind()) };
             let promo = if m.is_promotion() {
                 let k = pos.piece_on(m.from()).kind();
                 PIECE_VALUE[k.promote().index()] - PIECE_VALUE[k.index()]

@@ -8,8 +8,7 @@ use crate::shogi::{Color, Move, PieceType, Position, Square};
 
 /// Attackers of both colours on `sq` with occupancy `occ`.
 fn all_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
-    (pos.attackers_to_with(Color::Black, sq, occ) | pos.attackers_to_with(Color::White, sq, occ))
-        & occ
+    (pos.attackers_to_with(Color::Black, sq, occ) | pos.attackers_to_with(Color::White, sq, occ)) & occ
 }
 
 /// Kinds in the order they are used to recapture (cheapest first).
@@ -40,17 +39,10 @@ pub fn see_ge(pos: &Position, m: Move, threshold: Value) -> bool {
         let from = m.from();
         let k = pos.piece_on(from).kind();
         let k = if m.is_promotion() { k.promote() } else { k };
-        (
-            k,
-            (pos.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to),
-        )
+        (k, (pos.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to))
     };
     let captured = pos.piece_on(to);
-    let mut swap = if captured.is_empty() {
-        0
-    } else {
-        capture_value(captured.kind())
-    } - threshold;
+    let mut swap = if captured.is_empty() { 0 } else { capture_value(captured.kind()) } - threshold;
     if swap < 0 {
         return false;
     }
@@ -80,11 +72,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: Value) -> bool {
         let Some((pt, sq)) = found else { break };
         if pt == PieceType::King {
             // The king may only take last: if the other side still attacks, it cannot.
-            return if (attackers & pos.pieces_of(!stm) & occ).is_nonempty() {
-                !res
-            } else {
-                res
-            };
+            return if (attackers & pos.pieces_of(!stm) & occ).is_nonempty() { !res } else { res };
         }
         swap = capture_value(pt) - swap;
         if swap < res as Value {

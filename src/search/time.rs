@@ -53,10 +53,7 @@ pub struct TimePlan {
 /// Decides the time for a move of `us` at game ply `ply`. `None` when no clock limit applies.
 pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> Option<TimePlan> {
     if let Some(mt) = limits.movetime {
-        return Some(TimePlan {
-            optimum: mt,
-            maximum: mt,
-        });
+        return Some(TimePlan { optimum: mt, maximum: mt });
     }
     if !limits.uses_clock() {
         return None;
@@ -91,35 +88,19 @@ pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> Option<
         // Pure byoyomi: unused time is lost, so think for all of it.
         optimum = maximum;
     }
-    Some(TimePlan {
-        optimum: optimum.max(1),
-        maximum: maximum.max(1),
-    })
+    Some(TimePlan { optimum: optimum.max(1), maximum: maximum.max(1) })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const OPTS: TimeOptions = TimeOptions {
-        network_delay: 100,
-        minimum_thinking_time: 20,
-    };
+    const OPTS: TimeOptions = TimeOptions { network_delay: 100, minimum_thinking_time: 20 };
 
     #[test]
     fn pure_byoyomi_uses_all_but_the_delay() {
-        let l = Limits {
-            time: [Some(0), Some(0)],
-            byoyomi: [1000, 1000],
-            ..Default::default()
-        };
-        assert_eq!(
-            plan(&l, Color::Black, 50, &OPTS),
-            Some(TimePlan {
-                optimum: 900,
-                maximum: 900
-            })
-        );
+        let l = Limits { time: [Some(0), Some(0)], byoyomi: [1000, 1000], ..Default::default() };
+        assert_eq!(plan(&l, Color::Black, 50, &OPTS), Some(TimePlan { optimum: 900, maximum: 900 }));
     }
 
     #[test]
@@ -135,10 +116,7 @@ mod tests {
                     };
                     let p = plan(&l, Color::White, 80, &OPTS).unwrap();
                     assert!(p.optimum <= p.maximum, "{l:?} {p:?}");
-                    assert!(
-                        p.maximum <= (time + byo).saturating_sub(100).max(1),
-                        "{l:?} {p:?}"
-                    );
+                    assert!(p.maximum <= (time + byo).saturating_sub(100).max(1), "{l:?} {p:?}");
                 }
             }
         }
@@ -146,39 +124,15 @@ mod tests {
 
     #[test]
     fn fischer_spends_about_the_increment() {
-        let l = Limits {
-            time: [Some(10_000), Some(10_000)],
-            inc: [1000, 1000],
-            ..Default::default()
-        };
+        let l = Limits { time: [Some(10_000), Some(10_000)], inc: [1000, 1000], ..Default::default() };
         let p = plan(&l, Color::Black, 100, &OPTS).unwrap();
         assert!(p.optimum >= 900 && p.optimum <= 2000, "{p:?}");
     }
 
     #[test]
     fn fixed_movetime() {
-        let l = Limits {
-            movetime: Some(500),
-            ..Default::default()
-        };
-        assert_eq!(
-            plan(&l, Color::Black, 1, &OPTS),
-            Some(TimePlan {
-                optimum: 500,
-                maximum: 500
-            })
-        );
-        assert_eq!(
-            plan(
-                &Limits {
-                    depth: Some(5),
-                    ..Default::default()
-                },
-                Color::Black,
-                1,
-                &OPTS
-            ),
-            None
-        );
+        let l = Limits { movetime: Some(500), ..Default::default() };
+        assert_eq!(plan(&l, Color::Black, 1, &OPTS), Some(TimePlan { optimum: 500, maximum: 500 }));
+        assert_eq!(plan(&Limits { depth: Some(5), ..Default::default() }, Color::Black, 1, &OPTS), None);
     }
 }

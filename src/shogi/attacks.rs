@@ -19,11 +19,7 @@ const BISHOP_DIRS: [(i8, i8); 4] = [(-1, -1), (1, -1), (-1, 1), (1, 1)];
 const fn offset(sq: Square, df: i8, dr: i8) -> Option<Square> {
     let f = sq.file() as i8 + df;
     let r = sq.rank() as i8 + dr;
-    if f >= 0 && f < 9 && r >= 0 && r < 9 {
-        Some(Square::from_file_rank(f as u8, r as u8))
-    } else {
-        None
-    }
+    if f >= 0 && f < 9 && r >= 0 && r < 9 { Some(Square::from_file_rank(f as u8, r as u8)) } else { None }
 }
 
 /// Step deltas for Black; White mirrors the rank delta.
@@ -33,16 +29,7 @@ const fn step_deltas(pt: PieceType) -> &'static [(i8, i8)] {
         PieceType::Knight => &[(-1, -2), (1, -2)],
         PieceType::Silver => &[(0, -1), (-1, -1), (1, -1), (-1, 1), (1, 1)],
         PieceType::Gold => &[(0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (0, 1)],
-        PieceType::King => &[
-            (0, -1),
-            (-1, -1),
-            (1, -1),
-            (-1, 0),
-            (1, 0),
-            (0, 1),
-            (-1, 1),
-            (1, 1),
-        ],
+        PieceType::King => &[(0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0), (0, 1), (-1, 1), (1, 1)],
         _ => &[],
     }
 }
@@ -195,12 +182,7 @@ fn fill_magic(
         let (magic, index_bits) = magics[sq.index()];
         let offset = attacks.len();
         attacks.resize(offset + (1usize << index_bits), Bitboard::EMPTY);
-        let e = MagicEntry {
-            mask,
-            magic,
-            shift: 64 - index_bits,
-            offset: offset as u32,
-        };
+        let e = MagicEntry { mask, magic, shift: 64 - index_bits, offset: offset as u32 };
         for i in 0..(1usize << squares.len()) {
             let occ = mask_subset(&squares, i);
             let idx = offset + magic_index(occ, mask, e.magic, e.shift);
@@ -272,11 +254,7 @@ pub fn lance_attacks(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
             above & (2u64 << b).wrapping_sub(1)
         }
     };
-    if word == 0 {
-        Bitboard::from_parts(att, 0)
-    } else {
-        Bitboard::from_parts(0, att)
-    }
+    if word == 0 { Bitboard::from_parts(att, 0) } else { Bitboard::from_parts(0, att) }
 }
 
 /// Lance attacks on an empty board.
@@ -298,27 +276,16 @@ pub fn attacks_of(c: Color, pt: PieceType, sq: Square, occ: Bitboard) -> Bitboar
         PieceType::King => king_attacks(sq),
         PieceType::Horse => horse_attacks(sq, occ),
         PieceType::Dragon => dragon_attacks(sq, occ),
-        PieceType::Gold
-        | PieceType::ProPawn
-        | PieceType::ProLance
-        | PieceType::ProKnight
-        | PieceType::ProSilver => gold_attacks(c, sq),
+        PieceType::Gold | PieceType::ProPawn | PieceType::ProLance | PieceType::ProKnight | PieceType::ProSilver => {
+            gold_attacks(c, sq)
+        }
     }
 }
 
 const fn line_tables() -> ([[Bitboard; 81]; 81], [[Bitboard; 81]; 81]) {
     let mut between = [[Bitboard::EMPTY; 81]; 81];
     let mut line = [[Bitboard::EMPTY; 81]; 81];
-    let dirs: [(i8, i8); 8] = [
-        (0, -1),
-        (0, 1),
-        (-1, 0),
-        (1, 0),
-        (-1, -1),
-        (1, -1),
-        (-1, 1),
-        (1, 1),
-    ];
+    let dirs: [(i8, i8); 8] = [(0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, -1), (-1, 1), (1, 1)];
     let mut a = 0;
     while a < 81 {
         let sa = Square::new(a as u8);
@@ -417,13 +384,7 @@ pub mod finder {
     }
 
     /// Like `find` with `extra` index bits and at most `max_tries` candidates.
-    pub fn find_with(
-        sq: Square,
-        rook: bool,
-        rng: &mut XorShift,
-        extra: u32,
-        max_tries: u32,
-    ) -> Option<u64> {
+    pub fn find_with(sq: Square, rook: bool, rng: &mut XorShift, extra: u32, max_tries: u32) -> Option<u64> {
         let dirs: &[(i8, i8)] = if rook { &ROOK_DIRS } else { &BISHOP_DIRS };
         let mask = relevant_mask(sq, dirs);
         let squares: Vec<Square> = mask.iter().collect();
@@ -431,10 +392,7 @@ pub mod finder {
         let n = 1usize << bits;
         let slots = 1usize << (bits + extra);
         let occs: Vec<Bitboard> = (0..n).map(|i| mask_subset(&squares, i)).collect();
-        let atts: Vec<Bitboard> = occs
-            .iter()
-            .map(|&o| slider_attacks_slow(sq, o, dirs))
-            .collect();
+        let atts: Vec<Bitboard> = occs.iter().map(|&o| slider_attacks_slow(sq, o, dirs)).collect();
         let mut used = vec![None::<Bitboard>; slots];
         let mut epoch = vec![0u32; slots];
         let mut tries = 0u32;
@@ -487,22 +445,10 @@ mod tests {
         let occs = random_occupancies(3000);
         for sq in Square::all() {
             for &occ in &occs {
-                assert_eq!(
-                    rook_attacks(sq, occ),
-                    rook_attacks_slow(sq, occ),
-                    "rook {sq}"
-                );
-                assert_eq!(
-                    bishop_attacks(sq, occ),
-                    bishop_attacks_slow(sq, occ),
-                    "bishop {sq}"
-                );
+                assert_eq!(rook_attacks(sq, occ), rook_attacks_slow(sq, occ), "rook {sq}");
+                assert_eq!(bishop_attacks(sq, occ), bishop_attacks_slow(sq, occ), "bishop {sq}");
                 for c in Color::ALL {
-                    assert_eq!(
-                        lance_attacks(c, sq, occ),
-                        lance_attacks_slow(c, sq, occ),
-                        "lance {sq}"
-                    );
+                    assert_eq!(lance_attacks(c, sq, occ), lance_attacks_slow(c, sq, occ), "lance {sq}");
                 }
             }
         }
@@ -543,9 +489,7 @@ mod tests {
         assert!(pawn_attacks(Color::Black, sq).contains(Square::parse("5d").unwrap()));
         assert!(pawn_attacks(Color::White, sq).contains(Square::parse("5f").unwrap()));
         let n = knight_attacks(Color::Black, sq);
-        assert!(
-            n.contains(Square::parse("4c").unwrap()) && n.contains(Square::parse("6c").unwrap())
-        );
+        assert!(n.contains(Square::parse("4c").unwrap()) && n.contains(Square::parse("6c").unwrap()));
         assert!(knight_attacks(Color::Black, Square::parse("5b").unwrap()).is_empty());
     }
 

@@ -19,15 +19,11 @@ const P1_MASK: u64 = (1u64 << 18) - 1;
 
 impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard { p: [0, 0] };
-    pub const ALL: Bitboard = Bitboard {
-        p: [P0_MASK, P1_MASK],
-    };
+    pub const ALL: Bitboard = Bitboard { p: [P0_MASK, P1_MASK] };
 
     #[inline]
     pub const fn from_parts(p0: u64, p1: u64) -> Bitboard {
-        Bitboard {
-            p: [p0 & P0_MASK, p1 & P1_MASK],
-        }
+        Bitboard { p: [p0 & P0_MASK, p1 & P1_MASK] }
     }
 
     #[inline]
@@ -38,23 +34,13 @@ impl Bitboard {
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
         let i = sq.index();
-        if i < 63 {
-            Bitboard { p: [1 << i, 0] }
-        } else {
-            Bitboard {
-                p: [0, 1 << (i - 63)],
-            }
-        }
+        if i < 63 { Bitboard { p: [1 << i, 0] } } else { Bitboard { p: [0, 1 << (i - 63)] } }
     }
 
     #[inline]
     pub const fn contains(&self, sq: Square) -> bool {
         let i = sq.index();
-        if i < 63 {
-            self.p[0] >> i & 1 != 0
-        } else {
-            self.p[1] >> (i - 63) & 1 != 0
-        }
+        if i < 63 { self.p[0] >> i & 1 != 0 } else { self.p[1] >> (i - 63) & 1 != 0 }
     }
 
     #[inline]
@@ -145,9 +131,7 @@ impl Bitboard {
 
     #[inline]
     pub const fn and_not(self, other: Bitboard) -> Bitboard {
-        Bitboard {
-            p: [self.p[0] & !other.p[0], self.p[1] & !other.p[1]],
-        }
+        Bitboard { p: [self.p[0] & !other.p[0], self.p[1] & !other.p[1]] }
     }
 
     /// Every square shifted one step forward for `c` (towards rank a for Black). Squares on
@@ -156,31 +140,21 @@ impl Bitboard {
     #[inline]
     pub const fn shift_forward(self, c: Color) -> Bitboard {
         match c {
-            Color::Black => Bitboard {
-                p: [self.p[0] >> 1, self.p[1] >> 1],
-            },
-            Color::White => Bitboard {
-                p: [(self.p[0] << 1) & P0_MASK, (self.p[1] << 1) & P1_MASK],
-            },
+            Color::Black => Bitboard { p: [self.p[0] >> 1, self.p[1] >> 1] },
+            Color::White => Bitboard { p: [(self.p[0] << 1) & P0_MASK, (self.p[1] << 1) & P1_MASK] },
         }
     }
 
     pub const fn const_or(self, o: Bitboard) -> Bitboard {
-        Bitboard {
-            p: [self.p[0] | o.p[0], self.p[1] | o.p[1]],
-        }
+        Bitboard { p: [self.p[0] | o.p[0], self.p[1] | o.p[1]] }
     }
 
     pub const fn const_and(self, o: Bitboard) -> Bitboard {
-        Bitboard {
-            p: [self.p[0] & o.p[0], self.p[1] & o.p[1]],
-        }
+        Bitboard { p: [self.p[0] & o.p[0], self.p[1] & o.p[1]] }
     }
 
     pub const fn const_not(self) -> Bitboard {
-        Bitboard {
-            p: [!self.p[0] & P0_MASK, !self.p[1] & P1_MASK],
-        }
+        Bitboard { p: [!self.p[0] & P0_MASK, !self.p[1] & P1_MASK] }
     }
 
     /// All squares of file index `f` (0 = file 1).
@@ -259,10 +233,7 @@ pub const RANKS: [Bitboard; 9] = {
 };
 
 /// Promotion zone per colour.
-pub const ZONE: [Bitboard; 2] = [
-    Bitboard::forward_ranks(Color::Black, 3),
-    Bitboard::forward_ranks(Color::White, 3),
-];
+pub const ZONE: [Bitboard; 2] = [Bitboard::forward_ranks(Color::Black, 3), Bitboard::forward_ranks(Color::White, 3)];
 
 pub struct BitboardIter(Bitboard);
 
@@ -316,11 +287,7 @@ impl std::fmt::Debug for Bitboard {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         for r in 0..9 {
             for file in (0..9).rev() {
-                let c = if self.contains(Square::from_file_rank(file, r)) {
-                    '1'
-                } else {
-                    '.'
-                };
+                let c = if self.contains(Square::from_file_rank(file, r)) { '1' } else { '.' };
                 write!(f, "{c}")?;
             }
             writeln!(f)?;
@@ -344,10 +311,7 @@ mod tests {
         let squares: Vec<_> = bb.iter().collect();
         assert_eq!(squares, Square::all().collect::<Vec<_>>());
         assert!(!Bitboard::from_square(Square::new(70)).more_than_one());
-        assert!(
-            (Bitboard::from_square(Square::new(3)) | Bitboard::from_square(Square::new(70)))
-                .more_than_one()
-        );
+        assert!((Bitboard::from_square(Square::new(3)) | Bitboard::from_square(Square::new(70))).more_than_one());
     }
 
     #[test]

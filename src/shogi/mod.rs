@@ -6,11 +6,13 @@ pub mod bitboard;
 mod magics;
 pub mod movegen;
 pub mod position;
+pub mod rules;
 pub mod sfen;
 pub mod types;
 mod zobrist;
 
 pub use movegen::{MoveList, generate_legal, perft};
 pub use position::Position;
+pub use rules::{Declaration, EnteringKingRule, RepetitionKind};
 pub use sfen::{MoveError, STARTPOS, SfenError};
 pub use types::{Color, Hand, Move, Piece, PieceType, Square};

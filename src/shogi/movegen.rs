@@ -17,8 +17,8 @@
 //! `CAPTURES` + `QUIETS` = all moves out of `ALL` but the never-better non-promotions, each once.
 
 use super::attacks::{
-    between, bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks, line,
-    pawn_attacks, rook_attacks, silver_attacks,
+    between, bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks, line, pawn_attacks,
+    rook_attacks, silver_attacks,
 };
 use super::bitboard::{Bitboard, RANKS, ZONE};
 use super::position::Position;
@@ -124,11 +124,7 @@ fn push_piece_moves<const ALL_PROMOS: bool, const NO_PAWN_PROMO: bool>(
         return;
     }
     let zone = ZONE[us.index()];
-    let promotable = if from.in_zone(us) {
-        targets
-    } else {
-        targets & zone
-    };
+    let promotable = if from.in_zone(us) { targets } else { targets & zone };
     push_all(list, from, targets.and_not(promotable), false);
     if promotable.is_empty() {
         return;
@@ -137,31 +133,13 @@ fn push_piece_moves<const ALL_PROMOS: bool, const NO_PAWN_PROMO: bool>(
     let second = RANKS[if us == Color::Black { 1 } else { 7 }];
     let (promo, plain) = match pt {
         PieceType::Pawn => (
-            if NO_PAWN_PROMO {
-                Bitboard::EMPTY
-            } else {
-                promotable
-            },
-            if ALL_PROMOS {
-                promotable.and_not(last)
-            } else {
-                Bitboard::EMPTY
-            },
+            if NO_PAWN_PROMO { Bitboard::EMPTY } else { promotable },
+            if ALL_PROMOS { promotable.and_not(last) } else { Bitboard::EMPTY },
         ),
-        PieceType::Lance => (
-            promotable,
-            promotable.and_not(if ALL_PROMOS { last } else { last | second }),
-        ),
+        PieceType::Lance => (promotable, promotable.and_not(if ALL_PROMOS { last } else { last | second })),
         PieceType::Knight => (promotable, promotable.and_not(last | second)),
         PieceType::Silver => (promotable, promotable),
-        _ => (
-            promotable,
-            if ALL_PROMOS {
-                promotable
-            } else {
-                Bitboard::EMPTY
-            },
-        ), // bishop, rook
+        _ => (promotable, if ALL_PROMOS { promotable } else { Bitboard::EMPTY }), // bishop, rook
     };
     push_all(list, from, promo, true);
     push_all(list, from, plain, false);
@@ -180,11 +158,7 @@ fn board_moves<const ALL_PROMOS: bool, const NO_PAWN_PROMO: bool>(
     let pinned = pos.pinned();
     let ksq = pos.king_square(us);
     let restrict = |from: Square, t: Bitboard| {
-        if pinned.contains(from) {
-            t & line(ksq, from)
-        } else {
-            t
-        }
+        if pinned.contains(from) { t & line(ksq, from) } else { t }
     };
 
     // Pawns: unpinned ones in bulk, pinned ones may only advance along their file.
@@ -227,12 +201,7 @@ fn board_moves<const ALL_PROMOS: bool, const NO_PAWN_PROMO: bool>(
         push_piece_moves::<ALL_PROMOS, NO_PAWN_PROMO>(list, us, PieceType::Silver, from, t);
     }
     for from in pos.golds() & own {
-        push_all(
-            list,
-            from,
-            restrict(from, gold_attacks(us, from) & target),
-            false,
-        );
+        push_all(list, from, restrict(from, gold_attacks(us, from) & target), false);
     }
     for from in pos.pieces(us, PieceType::Bishop) {
         let t = restrict(from, bishop_attacks(from, occ) & target);
@@ -243,17 +212,11 @@ fn board_moves<const ALL_PROMOS: bool, const NO_PAWN_PROMO: bool>(
         push_piece_moves::<ALL_PROMOS, NO_PAWN_PROMO>(list, us, PieceType::Rook, from, t);
     }
     for from in pos.pieces(us, PieceType::Horse) {
-        let t = restrict(
-            from,
-            (bishop_attacks(from, occ) | king_attacks(from)) & target,
-        );
+        let t = restrict(from, (bishop_attacks(from, occ) | king_attacks(from)) & target);
         push_all(list, from, t, false);
     }
     for from in pos.pieces(us, PieceType::Dragon) {
-        let t = restrict(
-            from,
-            (rook_attacks(from, occ) | king_attacks(from)) & target,
-        );
+        let t = restrict(from, (rook_attacks(from, occ) | king_attacks(from)) & target);
         push_all(list, from, t, false);
     }
 }
@@ -278,11 +241,7 @@ fn pawn_quiet_promotions(pos: &Position, list: &mut MoveList, empty: Bitboard) {
 fn king_moves(pos: &Position, list: &mut MoveList, target: Bitboard, in_check: bool) {
     let us = pos.side_to_move();
     let ksq = pos.king_square(us);
-    let occ = if in_check {
-        pos.occupied().and_not(Bitboard::from_square(ksq))
-    } else {
-        pos.occupied()
-    };
+    let occ = if in_check { pos.occupied().and_not(Bitboard::from_square(ksq)) } else { pos.occupied() };
     for to in king_attacks(ksq) & target {
         if !pos.is_attacked_with(!us, to, occ) {
             list.push(Move::normal(ksq, to, false));
@@ -327,12 +286,7 @@ fn drops(pos: &Position, list: &mut MoveList, target: Bitboard) {
     }
     // Remaining kinds can go anywhere; emit them square by square.
     let mut kinds = ArrayVec::<PieceType, 4>::new();
-    for pt in [
-        PieceType::Silver,
-        PieceType::Gold,
-        PieceType::Bishop,
-        PieceType::Rook,
-    ] {
+    for pt in [PieceType::Silver, PieceType::Gold, PieceType::Bishop, PieceType::Rook] {
         if hand.has(pt) {
             kinds.push(pt);
         }

@@ -5,8 +5,8 @@
 //! position has one king per side and the side not to move is not in check.
 
 use super::attacks::{
-    aligned, between, bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks,
-    lance_pseudo_attacks, pawn_attacks, rook_attacks, silver_attacks,
+    aligned, between, bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks, lance_pseudo_attacks,
+    pawn_attacks, rook_attacks, silver_attacks,
 };
 use super::bitboard::Bitboard;
 use super::types::{Color, Hand, Move, Piece, PieceType, Square};
@@ -327,10 +327,7 @@ impl Position {
     fn update_check_info(&mut self) {
         let us = self.side;
         self.st.checkers = self.attackers_to(!us, self.king_sq[us.index()]);
-        self.st.blockers = [
-            self.compute_blockers(Color::Black),
-            self.compute_blockers(Color::White),
-        ];
+        self.st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
     }
 
     // ----- board edits -----
@@ -382,11 +379,7 @@ impl Position {
                 self.hands[us.index()].add(hpt);
                 hand_key = hand_key.wrapping_add(zobrist::HAND[us.index()][hpt.index()]);
             }
-            let moved = if m.is_promotion() {
-                Piece::new(us, pc.kind().promote())
-            } else {
-                pc
-            };
+            let moved = if m.is_promotion() { Piece::new(us, pc.kind().promote()) } else { pc };
             self.put_piece(to, moved);
             board_key ^= zobrist::BOARD[moved.index()][to.index()];
             moved_kind = moved.kind();
@@ -413,17 +406,10 @@ impl Position {
         self.st.captured = captured;
         self.st.last_move = Some(m);
         self.st.checkers = checkers;
-        self.st.blockers = [
-            self.compute_blockers(Color::Black),
-            self.compute_blockers(Color::White),
-        ];
+        self.st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
         debug_assert_eq!(checkers, self.attackers_to(us, eksq));
         let cc = &mut self.st.continuous_checks;
-        cc[us.index()] = if checkers.is_nonempty() {
-            cc[us.index()].saturating_add(1)
-        } else {
-            0
-        };
+        cc[us.index()] = if checkers.is_nonempty() { cc[us.index()].saturating_add(1) } else { 0 };
     }
 
     /// Takes back `m`, which must be the last move played.
@@ -440,11 +426,7 @@ impl Position {
         } else {
             let from = m.from();
             let moved = self.remove_piece(to);
-            let orig = if m.is_promotion() {
-                Piece::new(us, moved.kind().unpromote())
-            } else {
-                moved
-            };
+            let orig = if m.is_promotion() { Piece::new(us, moved.kind().unpromote()) } else { moved };
             self.put_piece(from, orig);
             if orig.kind() == PieceType::King {
                 self.king_sq[us.index()] = from;
@@ -454,10 +436,7 @@ impl Position {
                 self.hands[us.index()].remove(captured.kind().unpromote());
             }
         }
-        self.st = self
-            .history
-            .pop()
-            .expect("undo_move without a matching do_move");
+        self.st = self.history.pop().expect("undo_move without a matching do_move");
     }
 
     /// Passes the turn (null move) for search; undo with `undo_null_move`.
@@ -476,20 +455,13 @@ impl Position {
     pub fn undo_null_move(&mut self) {
         self.side = !self.side;
         self.game_ply -= 1;
-        self.st = self
-            .history
-            .pop()
-            .expect("undo_null_move without a matching do_null_move");
+        self.st = self.history.pop().expect("undo_null_move without a matching do_null_move");
     }
 
     // ----- keys -----
 
     pub fn compute_board_key(&self) -> u64 {
-        let mut k = if self.side == Color::White {
-            zobrist::SIDE
-        } else {
-            0
-        };
+        let mut k = if self.side == Color::White { zobrist::SIDE } else { 0 };
         for sq in self.occupied() {
             k ^= zobrist::BOARD[self.board[sq.index()].index()][sq.index()];
         }
@@ -527,11 +499,7 @@ impl Position {
                 let hpt = cap.kind().unpromote();
                 hand_key = hand_key.wrapping_add(zobrist::HAND[us.index()][hpt.index()]);
             }
-            let moved = if m.is_promotion() {
-                Piece::new(us, pc.kind().promote())
-            } else {
-                pc
-            };
+            let moved = if m.is_promotion() { Piece::new(us, pc.kind().promote()) } else { pc };
             board_key ^= zobrist::BOARD[moved.index()][to.index()];
         }
         board_key ^ hand_key
@@ -576,11 +544,7 @@ impl Position {
             return false;
         }
         let pt = pc.kind();
-        if m.is_promotion() {
-            pt.can_promote() && (from.in_zone(us) || to.in_zone(us))
-        } else {
-            !pt.is_dead_on(us, to)
-        }
+        if m.is_promotion() { pt.can_promote() && (from.in_zone(us) || to.in_zone(us)) } else { !pt.is_dead_on(us, to) }
     }
 
     /// Full legality of a pseudo-legal move.
@@ -590,9 +554,7 @@ impl Position {
         let to = m.to();
         let checkers = self.st.checkers;
         if m.is_drop() {
-            if checkers.is_nonempty()
-                && (checkers.more_than_one() || !between(ksq, checkers.lsb()).contains(to))
-            {
+            if checkers.is_nonempty() && (checkers.more_than_one() || !between(ksq, checkers.lsb()).contains(to)) {
                 return false;
             }
             if m.drop_kind() == PieceType::Pawn
@@ -630,9 +592,7 @@ impl Position {
         // A defender other than the king that can take the pawn legally. Pins are those of the
         // position before the drop: the only line the pawn can cut is the king's file, and a
         // capture onto that file keeps the capturer on its pin line anyway.
-        let defenders = self
-            .attackers_to_with(them, sq, occ)
-            .and_not(Bitboard::from_square(ksq));
+        let defenders = self.attackers_to_with(them, sq, occ).and_not(Bitboard::from_square(ksq));
         let pinned = self.st.blockers[them.index()] & self.by_color[them.index()];
         for d in defenders {
             if !pinned.contains(d) || aligned(ksq, d, sq) {
@@ -683,7 +643,8 @@ impl Position {
         squares[PieceType::Rook.index()] = rook;
         squares[PieceType::Horse.index()] = bishop | king;
         squares[PieceType::Dragon.index()] = rook | king;
-        for pt in [PieceType::Gold, PieceType::ProPawn, PieceType::ProLance, PieceType::ProKnight, PieceType::ProSilver] {
+        for pt in [PieceType::Gold, PieceType::ProPawn, PieceType::ProLance, PieceType::ProKnight, PieceType::ProSilver]
+        {
             squares[pt.index()] = gold;
         }
         CheckInfo { squares, discoverers: self.st.blockers[them.index()] & self.by_color[us.index()], eksq }
@@ -726,8 +687,7 @@ impl Position {
         }
         // Discovered check: the moved piece was a blocker of the enemy king and leaves the line.
         let from = m.from();
-        (self.st.blockers[them.index()] & self.by_color[us.index()]).contains(from)
-            && !aligned(eksq, from, to)
+        (self.st.blockers[them.index()] & self.by_color[us.index()]).contains(from) && !aligned(eksq, from, to)
     }
 
     /// Material-free sanity check used by tests: everything derived agrees with the board.
@@ -746,9 +706,7 @@ impl Position {
             && self.st.board_key == self.compute_board_key()
             && self.st.hand_key == self.compute_hand_key()
             && self.st.checkers == self.attackers_to(!self.side, self.king_sq[self.side.index()])
-            && Color::ALL
-                .iter()
-                .all(|&c| self.piece_on(self.king_sq[c.index()]) == Piece::new(c, PieceType::King))
+            && Color::ALL.iter().all(|&c| self.piece_on(self.king_sq[c.index()]) == Piece::new(c, PieceType::King))
     }
 }
 
@@ -767,14 +725,6 @@ impl std::fmt::Display for Position {
         }
         writeln!(f, "Black hand: {:?}", self.hands[0])?;
         writeln!(f, "White hand: {:?}", self.hands[1])?;
-        write!(
-            f,
-            "Side to move: {}",
-            if self.side == Color::Black {
-                "black"
-            } else {
-                "white"
-            }
-        )
+        write!(f, "Side to move: {}", if self.side == Color::Black { "black" } else { "white" })
     }
 }

@@ -55,11 +55,7 @@ impl fmt::Display for SfenError {
             }
             SfenError::BadRankCount(n) => write!(f, "board has {n} ranks, expected 9"),
             SfenError::BadRankLength { rank, squares } => {
-                write!(
-                    f,
-                    "rank {} describes {squares} squares, expected 9",
-                    (b'a' + *rank as u8 - 1) as char
-                )
+                write!(f, "rank {} describes {squares} squares, expected 9", (b'a' + *rank as u8 - 1) as char)
             }
             SfenError::UnknownPiece(c) => write!(f, "unknown piece letter '{c}'"),
             SfenError::BadPromotion(s) => write!(f, "bad promotion marker in '{s}'"),
@@ -105,8 +101,7 @@ pub fn parse_move_syntax(s: &str) -> Result<Move, MoveError> {
     let err = || MoveError::Syntax(s.to_string());
     let b = s.as_bytes();
     if b.len() == 4 && b[1] == b'*' {
-        let pt = PieceType::from_letter(b[0] as char)
-            .filter(|&pt| pt != PieceType::King && b[0].is_ascii_uppercase());
+        let pt = PieceType::from_letter(b[0] as char).filter(|&pt| pt != PieceType::King && b[0].is_ascii_uppercase());
         let to = Square::parse(&s[2..4]);
         return match (pt, to) {
             (Some(pt), Some(to)) => Ok(Move::drop(pt, to)),
@@ -160,24 +155,17 @@ impl Position {
                 }
                 if let Some(d) = ch.to_digit(10) {
                     if d == 0 || d as usize > file {
-                        return Err(SfenError::BadRankLength {
-                            rank: r + 1,
-                            squares: 9 - file + d as usize,
-                        });
+                        return Err(SfenError::BadRankLength { rank: r + 1, squares: 9 - file + d as usize });
                     }
                     file -= d as usize;
                 } else if ch == '+' {
                     promoted = true;
                 } else {
                     let pt = PieceType::from_letter(ch).ok_or(SfenError::UnknownPiece(ch))?;
-                    let pc = Piece::from_sfen(promoted, ch)
-                        .ok_or_else(|| SfenError::BadPromotion(rank.to_string()))?;
+                    let pc = Piece::from_sfen(promoted, ch).ok_or_else(|| SfenError::BadPromotion(rank.to_string()))?;
                     promoted = false;
                     if file == 0 {
-                        return Err(SfenError::BadRankLength {
-                            rank: r + 1,
-                            squares: 10,
-                        });
+                        return Err(SfenError::BadRankLength { rank: r + 1, squares: 10 });
                     }
                     file -= 1;
                     let sq = Square::from_file_rank(file as u8, r as u8);
@@ -196,10 +184,7 @@ impl Position {
                 return Err(SfenError::BadPromotion(rank.to_string()));
             }
             if file != 0 {
-                return Err(SfenError::BadRankLength {
-                    rank: r + 1,
-                    squares: 9 - file,
-                });
+                return Err(SfenError::BadRankLength { rank: r + 1, squares: 9 - file });
             }
         }
         for c in Color::ALL {
@@ -232,11 +217,7 @@ impl Position {
                     if pt == PieceType::King {
                         return Err(bad());
                     }
-                    let c = if ch.is_ascii_uppercase() {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
+                    let c = if ch.is_ascii_uppercase() { Color::Black } else { Color::White };
                     let k = n.take().unwrap_or(1);
                     counts[pt.index()] += k;
                     if counts[pt.index()] > Hand::capacity(pt) {
@@ -278,10 +259,7 @@ impl Position {
             let pawns = pos.pieces(c, PieceType::Pawn);
             for (f, fm) in FILES.iter().enumerate() {
                 if (pawns & *fm).more_than_one() {
-                    return Err(SfenError::Nifu {
-                        color: c,
-                        file: f as u8,
-                    });
+                    return Err(SfenError::Nifu { color: c, file: f as u8 });
                 }
             }
         }
@@ -316,11 +294,7 @@ impl Position {
                 s.push('/');
             }
         }
-        s.push_str(if self.side_to_move() == Color::Black {
-            " b "
-        } else {
-            " w "
-        });
+        s.push_str(if self.side_to_move() == Color::Black { " b " } else { " w " });
         let mut hand = String::new();
         for c in Color::ALL {
             let h = self.hand(c);
@@ -339,11 +313,7 @@ impl Position {
                         hand.push_str(&n.to_string());
                     }
                     let l = pt.letter();
-                    hand.push(if c == Color::Black {
-                        l
-                    } else {
-                        l.to_ascii_lowercase()
-                    });
+                    hand.push(if c == Color::Black { l } else { l.to_ascii_lowercase() });
                 }
             }
         }
@@ -356,11 +326,7 @@ impl Position {
     /// Parses a USI move and checks that it is legal here.
     pub fn parse_usi_move(&self, s: &str) -> Result<Move, MoveError> {
         let m = parse_move_syntax(s)?;
-        if self.is_legal(m) {
-            Ok(m)
-        } else {
-            Err(MoveError::Illegal(s.to_string()))
-        }
+        if self.is_legal(m) { Ok(m) } else { Err(MoveError::Illegal(s.to_string())) }
     }
 }
 
@@ -388,80 +354,26 @@ mod tests {
         let cases: &[(&str, SfenError)] = &[
             ("", MissingFields),
             ("lnsgkgsnl/1r5b1 b - 1", BadRankCount(2)),
-            (
-                "lnsgkgsnl/1r5b/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-                BadRankLength {
-                    rank: 2,
-                    squares: 8,
-                },
-            ),
+            ("lnsgkgsnl/1r5b/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", BadRankLength { rank: 2, squares: 8 }),
             (
                 "lnsgkgsnl/1r5b11/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-                BadRankLength {
-                    rank: 2,
-                    squares: 10,
-                },
+                BadRankLength { rank: 2, squares: 10 },
             ),
-            (
-                "lnsgkgsnx/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-                UnknownPiece('x'),
-            ),
-            (
-                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNS+GKGSNL b - 1",
-                BadPromotion("LNS+GKGSNL".into()),
-            ),
-            (
-                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1",
-                BadSide("x".into()),
-            ),
-            (
-                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2 1",
-                BadHand("2".into()),
-            ),
-            (
-                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 14P 1",
-                TooManyPieces(PieceType::Pawn),
-            ),
-            (
-                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2B 1",
-                TooManyPieces(PieceType::Bishop),
-            ),
-            (
-                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 32p 1",
-                BadHand("32p".into()),
-            ),
-            (
-                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 1x 1",
-                BadHand("1x".into()),
-            ),
-            (
-                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 0",
-                BadMoveNumber("0".into()),
-            ),
-            (
-                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 x",
-                TrailingFields("x".into()),
-            ),
-            (
-                "lnsgggsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-                MissingKing(Color::White),
-            ),
+            ("lnsgkgsnx/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", UnknownPiece('x')),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNS+GKGSNL b - 1", BadPromotion("LNS+GKGSNL".into())),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1", BadSide("x".into())),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2 1", BadHand("2".into())),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 14P 1", TooManyPieces(PieceType::Pawn)),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2B 1", TooManyPieces(PieceType::Bishop)),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 32p 1", BadHand("32p".into())),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 1x 1", BadHand("1x".into())),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 0", BadMoveNumber("0".into())),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 x", TrailingFields("x".into())),
+            ("lnsgggsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", MissingKing(Color::White)),
             ("k8/9/9/9/9/9/9/9/K3K4 b - 1", TwoKings(Color::Black)),
-            (
-                "P7k/9/9/9/9/9/9/9/K8 b - 1",
-                DeadPiece(Square::parse("9a").unwrap()),
-            ),
-            (
-                "k8/9/9/9/9/9/9/8n/K8 b - 1",
-                DeadPiece(Square::parse("1h").unwrap()),
-            ),
-            (
-                "k8/9/9/9/P8/P8/9/9/K8 b - 1",
-                Nifu {
-                    color: Color::Black,
-                    file: 8,
-                },
-            ),
+            ("P7k/9/9/9/9/9/9/9/K8 b - 1", DeadPiece(Square::parse("9a").unwrap())),
+            ("k8/9/9/9/9/9/9/8n/K8 b - 1", DeadPiece(Square::parse("1h").unwrap())),
+            ("k8/9/9/9/P8/P8/9/9/K8 b - 1", Nifu { color: Color::Black, file: 8 }),
             ("k8/9/9/9/9/9/9/9/K7r w - 1", OpponentInCheck),
         ];
         for (s, e) in cases {
@@ -479,31 +391,12 @@ mod tests {
         assert!(parse_move_syntax("7g7f").is_ok());
         assert!(parse_move_syntax("8h2b+").is_ok());
         assert!(parse_move_syntax("P*5e").is_ok());
-        for bad in [
-            "",
-            "7g7",
-            "7g7f=",
-            "K*5e",
-            "p*5e",
-            "7g7g",
-            "0a1b",
-            "P*5j",
-            "７六歩",
-        ] {
+        for bad in ["", "7g7", "7g7f=", "K*5e", "p*5e", "7g7g", "0a1b", "P*5j", "７六歩"] {
             assert!(parse_move_syntax(bad).is_err(), "{bad}");
         }
         let p = Position::startpos();
-        assert_eq!(
-            p.parse_usi_move("7g7f").map(|m| m.to_string()),
-            Ok("7g7f".to_string())
-        );
-        assert_eq!(
-            p.parse_usi_move("7g7e"),
-            Err(MoveError::Illegal("7g7e".into()))
-        );
-        assert_eq!(
-            p.parse_usi_move("P*5e"),
-            Err(MoveError::Illegal("P*5e".into()))
-        );
+        assert_eq!(p.parse_usi_move("7g7f").map(|m| m.to_string()), Ok("7g7f".to_string()));
+        assert_eq!(p.parse_usi_move("7g7e"), Err(MoveError::Illegal("7g7e".into())));
+        assert_eq!(p.parse_usi_move("P*5e"), Err(MoveError::Illegal("P*5e".into())));
     }
 }

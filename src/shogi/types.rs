@@ -132,12 +132,7 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'1' + self.file()) as char,
-            (b'a' + self.rank()) as char
-        )
+        write!(f, "{}{}", (b'1' + self.file()) as char, (b'a' + self.rank()) as char)
     }
 }
 
@@ -337,11 +332,7 @@ impl Piece {
     /// Colour of a non-empty piece.
     #[inline]
     pub const fn color(self) -> Color {
-        if self.0 & 16 != 0 {
-            Color::White
-        } else {
-            Color::Black
-        }
+        if self.0 & 16 != 0 { Color::White } else { Color::Black }
     }
 
     /// Kind of a non-empty piece.
@@ -360,11 +351,7 @@ impl Piece {
     /// Parses an SFEN piece token such as `p`, `+R`.
     pub fn from_sfen(promoted: bool, c: char) -> Option<Piece> {
         let pt = PieceType::from_letter(c)?;
-        let color = if c.is_ascii_uppercase() {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
         if promoted {
             if !pt.can_promote() {
                 return None;
@@ -386,11 +373,7 @@ impl fmt::Display for Piece {
             write!(f, "+")?;
         }
         let l = pt.letter();
-        let l = if self.color() == Color::White {
-            l.to_ascii_lowercase()
-        } else {
-            l
-        };
+        let l = if self.color() == Color::White { l.to_ascii_lowercase() } else { l };
         write!(f, "{l}")
     }
 }
@@ -413,8 +396,7 @@ impl Hand {
     const SHIFT: [u32; 8] = [0, 0, 6, 10, 14, 22, 26, 18];
     const MASK: [u32; 8] = [0, 0x1f, 0x7, 0x7, 0x7, 0x3, 0x3, 0x7];
     /// Bits just above every field; a borrow into one of them means "fewer".
-    const BORROW: u32 =
-        (1 << 5) | (1 << 9) | (1 << 13) | (1 << 17) | (1 << 21) | (1 << 24) | (1 << 28);
+    const BORROW: u32 = (1 << 5) | (1 << 9) | (1 << 13) | (1 << 17) | (1 << 21) | (1 << 24) | (1 << 28);
 
     /// Pieces of a kind in one set (18 pawns, 4 of each small piece, 2 rooks and bishops).
     pub const fn set_count(pt: PieceType) -> u32 {
@@ -587,13 +569,7 @@ impl fmt::Display for Move {
         if self.is_drop() {
             write!(f, "{}*{}", self.drop_kind().letter(), self.to())
         } else {
-            write!(
-                f,
-                "{}{}{}",
-                self.from(),
-                self.to(),
-                if self.is_promotion() { "+" } else { "" }
-            )
+            write!(f, "{}{}{}", self.from(), self.to(), if self.is_promotion() { "+" } else { "" })
         }
     }
 }
@@ -641,10 +617,7 @@ mod tests {
                 }
                 for promote in [false, true] {
                     let m = Move::normal(from, to, promote);
-                    assert_eq!(
-                        (m.from(), m.to(), m.is_promotion(), m.is_drop()),
-                        (from, to, promote, false)
-                    );
+                    assert_eq!((m.from(), m.to(), m.is_promotion(), m.is_drop()), (from, to, promote, false));
                     assert_eq!(Move::from_raw(m.raw()), Some(m));
                 }
             }
@@ -660,10 +633,7 @@ mod tests {
     fn square_names() {
         assert_eq!(Square::parse("1a").map(|s| s.index()), Some(0));
         assert_eq!(Square::parse("9i").map(|s| s.index()), Some(80));
-        assert_eq!(
-            Square::parse("7g").map(|s| s.to_string()),
-            Some("7g".to_string())
-        );
+        assert_eq!(Square::parse("7g").map(|s| s.to_string()), Some("7g".to_string()));
         assert_eq!(Square::parse("0a"), None);
         assert_eq!(Square::parse("1j"), None);
     }

@@ -53,18 +53,9 @@ pub enum Command {
 pub enum UsiError {
     Empty,
     Unknown(String),
-    Missing {
-        command: &'static str,
-        what: &'static str,
-    },
-    BadNumber {
-        command: &'static str,
-        token: String,
-    },
-    UnexpectedToken {
-        command: &'static str,
-        token: String,
-    },
+    Missing { command: &'static str, what: &'static str },
+    BadNumber { command: &'static str, token: String },
+    UnexpectedToken { command: &'static str, token: String },
 }
 
 impl fmt::Display for UsiError {
@@ -86,19 +77,9 @@ impl std::error::Error for UsiError {}
 /// Largest time value accepted (ms); larger ones are clamped (about 11.5 days).
 pub const MAX_TIME_MS: u64 = 1_000_000_000;
 
-fn parse_ms(
-    command: &'static str,
-    token: Option<&str>,
-    warnings: &mut Vec<String>,
-) -> Result<u64, UsiError> {
-    let t = token.ok_or(UsiError::Missing {
-        command,
-        what: "a number",
-    })?;
-    let v: i128 = t.parse().map_err(|_| UsiError::BadNumber {
-        command,
-        token: t.to_string(),
-    })?;
+fn parse_ms(command: &'static str, token: Option<&str>, warnings: &mut Vec<String>) -> Result<u64, UsiError> {
+    let t = token.ok_or(UsiError::Missing { command, what: "a number" })?;
+    let v: i128 = t.parse().map_err(|_| UsiError::BadNumber { command, token: t.to_string() })?;
     if v < 0 {
         warnings.push(format!("{command}: negative value {v} treated as 0"));
         return Ok(0);
@@ -162,14 +143,8 @@ fn parse_go(tokens: &[&str]) -> Result<Command, UsiError> {
                 i += 1;
             }
             "nodes" => {
-                let tok = next.ok_or(UsiError::Missing {
-                    command: C,
-                    what: "a node count",
-                })?;
-                let n: u64 = tok.parse().map_err(|_| UsiError::BadNumber {
-                    command: C,
-                    token: tok.to_string(),
-                })?;
+                let tok = next.ok_or(UsiError::Missing { command: C, what: "a node count" })?;
+                let n: u64 = tok.parse().map_err(|_| UsiError::BadNumber { command: C, token: tok.to_string() })?;
                 limits.nodes = Some(n.max(1));
                 i += 1;
             }
@@ -178,10 +153,7 @@ fn parse_go(tokens: &[&str]) -> Result<Command, UsiError> {
                 if d > 12 {
                     warnings.push(format!("go perft: depth {d} clamped to 12"));
                 }
-                return Ok(Command::Go {
-                    kind: GoKind::Perft(d.min(12) as u32),
-                    warnings,
-                });
+                return Ok(Command::Go { kind: GoKind::Perft(d.min(12) as u32), warnings });
             }
             "mate" => {
                 let kind = match next {
@@ -193,18 +165,12 @@ fn parse_go(tokens: &[&str]) -> Result<Command, UsiError> {
             // `movestogo` is not part of USI but some tools send it; ignore its value.
             "movestogo" => i += 1,
             other => {
-                return Err(UsiError::UnexpectedToken {
-                    command: C,
-                    token: other.to_string(),
-                });
+                return Err(UsiError::UnexpectedToken { command: C, token: other.to_string() });
             }
         }
         i += 1;
     }
-    Ok(Command::Go {
-        kind: GoKind::Search(limits),
-        warnings,
-    })
+    Ok(Command::Go { kind: GoKind::Search(limits), warnings })
 }
 
 fn parse_position(tokens: &[&str]) -> Result<Command, UsiError> {
@@ -212,39 +178,24 @@ fn parse_position(tokens: &[&str]) -> Result<Command, UsiError> {
     let (base, rest) = match tokens.first() {
         Some(&"startpos") => (PositionBase::Startpos, &tokens[1..]),
         Some(&"sfen") => {
-            let end = tokens
-                .iter()
-                .position(|&t| t == "moves")
-                .unwrap_or(tokens.len());
+            let end = tokens.iter().position(|&t| t == "moves").unwrap_or(tokens.len());
             if end <= 1 {
-                return Err(UsiError::Missing {
-                    command: C,
-                    what: "the SFEN",
-                });
+                return Err(UsiError::Missing { command: C, what: "the SFEN" });
             }
             (PositionBase::Sfen(tokens[1..end].join(" ")), &tokens[end..])
         }
         Some(other) => {
-            return Err(UsiError::UnexpectedToken {
-                command: C,
-                token: other.to_string(),
-            });
+            return Err(UsiError::UnexpectedToken { command: C, token: other.to_string() });
         }
         None => {
-            return Err(UsiError::Missing {
-                command: C,
-                what: "startpos or sfen",
-            });
+            return Err(UsiError::Missing { command: C, what: "startpos or sfen" });
         }
     };
     let moves = match rest.first() {
         None => Vec::new(),
         Some(&"moves") => rest[1..].iter().map(|s| s.to_string()).collect(),
         Some(other) => {
-            return Err(UsiError::UnexpectedToken {
-                command: C,
-                token: other.to_string(),
-            });
+            return Err(UsiError::UnexpectedToken { command: C, token: other.to_string() });
         }
     };
     Ok(Command::Position { base, moves })
@@ -253,18 +204,12 @@ fn parse_position(tokens: &[&str]) -> Result<Command, UsiError> {
 fn parse_setoption(tokens: &[&str]) -> Result<Command, UsiError> {
     const C: &str = "setoption";
     if tokens.first() != Some(&"name") {
-        return Err(UsiError::Missing {
-            command: C,
-            what: "'name'",
-        });
+        return Err(UsiError::Missing { command: C, what: "'name'" });
     }
     let vpos = tokens.iter().position(|&t| t == "value");
     let name_end = vpos.unwrap_or(tokens.len());
     if name_end <= 1 {
-        return Err(UsiError::Missing {
-            command: C,
-            what: "the option name",
-        });
+        return Err(UsiError::Missing { command: C, what: "the option name" });
     }
     let name = tokens[1..name_end].join(" ");
     let value = vpos.map(|p| tokens[p + 1..].join(" "));
@@ -279,10 +224,7 @@ pub fn parse(line: &str) -> Result<Command, UsiError> {
     };
     let no_args = |c: Command, name: &'static str| {
         if let Some(t) = rest.first() {
-            Err(UsiError::UnexpectedToken {
-                command: name,
-                token: t.to_string(),
-            })
+            Err(UsiError::UnexpectedToken { command: name, token: t.to_string() })
         } else {
             Ok(c)
         }
@@ -306,25 +248,14 @@ pub fn parse(line: &str) -> Result<Command, UsiError> {
             let mut warnings = Vec::new();
             let mut i = 0;
             while i < rest.len() {
-                if !clock_token(
-                    &mut limits,
-                    rest[i],
-                    rest.get(i + 1).copied(),
-                    "ponderhit",
-                    &mut warnings,
-                )? {
-                    return Err(UsiError::UnexpectedToken {
-                        command: "ponderhit",
-                        token: rest[i].to_string(),
-                    });
+                if !clock_token(&mut limits, rest[i], rest.get(i + 1).copied(), "ponderhit", &mut warnings)? {
+                    return Err(UsiError::UnexpectedToken { command: "ponderhit", token: rest[i].to_string() });
                 }
                 i += 2;
             }
             Ok(Command::PonderHit(Some(limits)))
         }
-        "gameover" => Ok(Command::GameOver(
-            rest.first().map_or(String::new(), |s| s.to_string()),
-        )),
+        "gameover" => Ok(Command::GameOver(rest.first().map_or(String::new(), |s| s.to_string()))),
         "bench" => {
             let depth = match rest.first() {
                 None => None,
@@ -332,10 +263,7 @@ pub fn parse(line: &str) -> Result<Command, UsiError> {
                     t.parse::<i32>()
                         .ok()
                         .filter(|d| (1..=40).contains(d))
-                        .ok_or(UsiError::BadNumber {
-                            command: "bench",
-                            token: t.to_string(),
-                        })?,
+                        .ok_or(UsiError::BadNumber { command: "bench", token: t.to_string() })?,
                 ),
             };
             Ok(Command::Bench { depth })
@@ -351,13 +279,7 @@ mod tests {
     #[test]
     fn go_with_clock() {
         let c = parse("go btime 1000 wtime 2000 byoyomi 500").unwrap();
-        let Command::Go {
-            kind: GoKind::Search(l),
-            warnings,
-        } = c
-        else {
-            panic!()
-        };
+        let Command::Go { kind: GoKind::Search(l), warnings } = c else { panic!() };
         assert_eq!(l.time, [Some(1000), Some(2000)]);
         assert_eq!(l.byoyomi, [500, 500]);
         assert!(warnings.is_empty());
@@ -365,10 +287,8 @@ mod tests {
 
     #[test]
     fn go_negative_and_huge_values_are_clamped() {
-        let Command::Go {
-            kind: GoKind::Search(l),
-            warnings,
-        } = parse("go btime -5 wtime 99999999999999 depth 1000000000").unwrap()
+        let Command::Go { kind: GoKind::Search(l), warnings } =
+            parse("go btime -5 wtime 99999999999999 depth 1000000000").unwrap()
         else {
             panic!()
         };
@@ -381,17 +301,11 @@ mod tests {
     fn position_forms() {
         assert_eq!(
             parse("position startpos moves 7g7f 3c3d").unwrap(),
-            Command::Position {
-                base: PositionBase::Startpos,
-                moves: vec!["7g7f".into(), "3c3d".into()]
-            }
+            Command::Position { base: PositionBase::Startpos, moves: vec!["7g7f".into(), "3c3d".into()] }
         );
         assert_eq!(
             parse("position sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1").unwrap(),
-            Command::Position {
-                base: PositionBase::Sfen("4k4/9/9/9/9/9/9/9/4K4 b G 1".into()),
-                moves: vec![]
-            }
+            Command::Position { base: PositionBase::Sfen("4k4/9/9/9/9/9/9/9/4K4 b G 1".into()), moves: vec![] }
         );
         assert!(parse("position").is_err());
         assert!(parse("position sfen").is_err());
@@ -407,21 +321,9 @@ mod tests {
         assert!(parse("setoption value 3").is_err());
         assert_eq!(
             parse("setoption name USI_Hash value 64").unwrap(),
-            Command::SetOption {
-                name: "USI_Hash".into(),
-                value: Some("64".into())
-            }
+            Command::SetOption { name: "USI_Hash".into(), value: Some("64".into()) }
         );
-        assert_eq!(
-            parse("go mate infinite").unwrap(),
-            Command::Go {
-                kind: GoKind::Mate(None),
-                warnings: vec![]
-            }
-        );
-        assert!(matches!(
-            parse("ponderhit btime 100 wtime 100 byoyomi 1000").unwrap(),
-            Command::PonderHit(Some(_))
-        ));
+        assert_eq!(parse("go mate infinite").unwrap(), Command::Go { kind: GoKind::Mate(None), warnings: vec![] });
+        assert!(matches!(parse("ponderhit btime 100 wtime 100 byoyomi 1000").unwrap(), Command::PonderHit(Some(_))));
     }
 }

@@ -14,7 +14,7 @@ pub mod command;
 
 use crate::engine::Engine;
 use crate::search::{BestMove, Limits, Reporter, Score, SearchInfo};
-use crate::shogi::{MoveList, Position, movegen};
+use crate::shogi::{EnteringKingRule, MoveList, Position, movegen};
 use crate::tt::Bound;
 use command::{Command, GoKind, PositionBase, UsiError};
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
@@ -50,10 +50,7 @@ pub struct UsiReporter {
 
 pub fn format_info(i: &SearchInfo) -> String {
     let mut s = format!("info depth {} seldepth {}", i.depth, i.seldepth);
-    s += &format!(
-        " time {} nodes {} nps {} hashfull {}",
-        i.time_ms, i.nodes, i.nps, i.hashfull
-    );
+    s += &format!(" time {} nodes {} nps {} hashfull {}", i.time_ms, i.nodes, i.nps, i.hashfull);
     match i.score {
         Score::Cp(v) => s += &format!(" score cp {v}"),
         Score::Mate(n) => s += &format!(" score mate {n}"),
@@ -75,10 +72,7 @@ pub fn format_info(i: &SearchInfo) -> String {
 
 pub fn format_bestmove(b: &BestMove) -> String {
     match b {
-        BestMove::Move {
-            mv,
-            ponder: Some(p),
-        } => format!("bestmove {mv} ponder {p}"),
+        BestMove::Move { mv, ponder: Some(p) } => format!("bestmove {mv} ponder {p}"),
         BestMove::Move { mv, ponder: None } => format!("bestmove {mv}"),
         BestMove::Resign => "bestmove resign".to_string(),
         BestMove::Win => "bestmove win".to_string(),
@@ -101,7 +95,10 @@ impl Reporter for UsiReporter {
 enum OptKind {
     Spin { default: i64, min: i64, max: i64 },
     Check { default: bool },
+    Combo { default: &'static str, vars: &'static [&'static str] },
 }
+
+const RULE_NAMES: [&str; 6] = ["NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27", "CSARule27H", "TryRule"];
 
 struct OptDef {
     name: &'static str,
@@ -109,66 +106,16 @@ struct OptDef {
 }
 
 const OPTIONS: &[OptDef] = &[
-    OptDef {
-        name: "USI_Hash",
-        kind: OptKind::Spin {
-            default: 256,
-            min: 1,
-            max: 1 << 20,
-        },
-    },
-    OptDef {
-        name: "USI_Ponder",
-        kind: OptKind::Check { default: false },
-    },
-    OptDef {
-        name: "Threads",
-        kind: OptKind::Spin {
-            default: 1,
-            min: 1,
-            max: 256,
-        },
-    },
-    OptDef {
-        name: "MultiPV",
-        kind: OptKind::Spin {
-            default: 1,
-            min: 1,
-            max: 600,
-        },
-    },
-    OptDef {
-        name: "NetworkDelay",
-        kind: OptKind::Spin {
-            default: 40,
-            min: 0,
-            max: 10_000,
-        },
-    },
-    OptDef {
-        name: "MinimumThinkingTime",
-        kind: OptKind::Spin {
-            default: 20,
-            min: 0,
-            max: 60_000,
-        },
-    },
-    OptDef {
-        name: "ResignValue",
-        kind: OptKind::Spin {
-            default: 10_000,
-            min: 0,
-            max: 99_999,
-        },
-    },
-    OptDef {
-        name: "DrawValue",
-        kind: OptKind::Spin {
-            default: 0,
-            min: -30_000,
-            max: 30_000,
-        },
-    },
+    OptDef { name: "USI_Hash", kind: OptKind::Spin { default: 256, min: 1, max: 1 << 20 } },
+    OptDef { name: "USI_Ponder", kind: OptKind::Check { default: false } },
+    OptDef { name: "Threads", kind: OptKind::Spin { default: 1, min: 1, max: 256 } },
+    OptDef { name: "MultiPV", kind: OptKind::Spin { default: 1, min: 1, max: 600 } },
+    OptDef { name: "NetworkDelay", kind: OptKind::Spin { default: 40, min: 0, max: 10_000 } },
+    OptDef { name: "MinimumThinkingTime", kind: OptKind::Spin { default: 20, min: 0, max: 60_000 } },
+    OptDef { name: "ResignValue", kind: OptKind::Spin { default: 10_000, min: 0, max: 99_999 } },
+    OptDef { name: "DrawValue", kind: OptKind::Spin { default: 0, min: -30_000, max: 30_000 } },
+    OptDef { name: "EnteringKingRule", kind: OptKind::Combo { default: "CSARule27", vars: &RULE_NAMES } },
+    OptDef { name: "MaxMovesToDraw", kind: OptKind::Spin { default: 0, min: 0, max: 100_000 } },
 ];
 
 enum Msg {
@@ -348,11 +295,7 @@ impl Controller {
                     let mut list = MoveList::new();
                     movegen::generate_legal(&p, &mut list);
                     let v: Vec<String> = list.iter().map(|m| m.to_string()).collect();
-                    self.say(&format!(
-                        "info string {} legal moves: {}",
-                        v.len(),
-                        v.join(" ")
-                    ));
+                    self.say(&format!("info string {} legal moves: {}", v.len(), v.join(" ")));
                 }
                 Err(e) => self.error(&e),
             },
@@ -378,14 +321,14 @@ impl Controller {
         self.say("id author the hayate developers");
         for o in OPTIONS {
             match o.kind {
-                OptKind::Spin { default, min, max } => self.say(&format!(
-                    "option name {} type spin default {default} min {min} max {max}",
-                    o.name
-                )),
-                OptKind::Check { default } => self.say(&format!(
-                    "option name {} type check default {default}",
-                    o.name
-                )),
+                OptKind::Spin { default, min, max } => {
+                    self.say(&format!("option name {} type spin default {default} min {min} max {max}", o.name))
+                }
+                OptKind::Check { default } => self.say(&format!("option name {} type check default {default}", o.name)),
+                OptKind::Combo { default, vars } => {
+                    let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                    self.say(&format!("option name {} type combo default {default}{vars}", o.name))
+                }
             }
         }
         self.say("usiok");
@@ -399,19 +342,12 @@ impl Controller {
         match def.kind {
             OptKind::Spin { min, max, .. } => {
                 let Some(v) = value.and_then(|v| v.trim().parse::<i128>().ok()) else {
-                    self.error(&format!(
-                        "option {}: '{}' is not a number",
-                        def.name,
-                        value.unwrap_or("")
-                    ));
+                    self.error(&format!("option {}: '{}' is not a number", def.name, value.unwrap_or("")));
                     return;
                 };
                 let clamped = v.clamp(min as i128, max as i128) as i64;
                 if clamped as i128 != v {
-                    self.say(&format!(
-                        "info string warning: option {} value {v} clamped to {clamped}",
-                        def.name
-                    ));
+                    self.say(&format!("info string warning: option {} value {v} clamped to {clamped}", def.name));
                 }
                 let o = &mut self.engine.options;
                 match def.name {
@@ -422,6 +358,7 @@ impl Controller {
                     "MinimumThinkingTime" => o.minimum_thinking_time = clamped as u64,
                     "ResignValue" => o.resign_value = clamped as i32,
                     "DrawValue" => o.draw_value = clamped as i32,
+                    "MaxMovesToDraw" => o.max_moves_to_draw = clamped as u32,
                     _ => {}
                 }
             }
@@ -430,11 +367,7 @@ impl Controller {
                     Some(v) if v == "true" => true,
                     Some(v) if v == "false" => false,
                     other => {
-                        self.error(&format!(
-                            "option {}: '{}' is not true/false",
-                            def.name,
-                            other.unwrap_or_default()
-                        ));
+                        self.error(&format!("option {}: '{}' is not true/false", def.name, other.unwrap_or_default()));
                         return;
                     }
                 };
@@ -442,6 +375,10 @@ impl Controller {
                     self.engine.options.ponder = v;
                 }
             }
+            OptKind::Combo { .. } => match value.unwrap_or("").trim().parse::<EnteringKingRule>() {
+                Ok(rule) => self.engine.options.entering_king_rule = rule,
+                Err(e) => self.error(&format!("option {}: {e}", def.name)),
+            },
         }
     }
 
@@ -449,14 +386,10 @@ impl Controller {
         let built = (|| -> Result<Position, String> {
             let mut pos = match &base {
                 PositionBase::Startpos => Position::startpos(),
-                PositionBase::Sfen(s) => {
-                    Position::from_sfen(s).map_err(|e| format!("bad SFEN '{s}': {e}"))?
-                }
+                PositionBase::Sfen(s) => Position::from_sfen(s).map_err(|e| format!("bad SFEN '{s}': {e}"))?,
             };
             for (i, m) in moves.iter().enumerate() {
-                let mv = pos
-                    .parse_usi_move(m)
-                    .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+                let mv = pos.parse_usi_move(m).map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
                 pos.do_move(mv);
             }
             Ok(pos)
@@ -467,9 +400,7 @@ impl Controller {
                 self.position_error = None;
             }
             Err(e) => {
-                self.error(&format!(
-                    "{e}; position cleared, send a valid 'position' before 'go'"
-                ));
+                self.error(&format!("{e}; position cleared, send a valid 'position' before 'go'"));
                 self.position = None;
                 self.position_error = Some(e);
             }
@@ -494,14 +425,7 @@ impl Controller {
                 self.say(&format!("sfen {}", p.to_sfen()));
                 self.say(&format!("key {:016x}", p.key()));
                 let checkers: Vec<String> = p.checkers().iter().map(|s| s.to_string()).collect();
-                self.say(&format!(
-                    "checkers {}",
-                    if checkers.is_empty() {
-                        "-".into()
-                    } else {
-                        checkers.join(" ")
-                    }
-                ));
+                self.say(&format!("checkers {}", if checkers.is_empty() { "-".into() } else { checkers.join(" ") }));
             }
             Err(e) => self.error(&e),
         }
@@ -530,11 +454,7 @@ impl Controller {
                     total += n;
                 }
                 let secs = start.elapsed().as_secs_f64();
-                self.say(&format!(
-                    "info string perft time {:.3} s nps {:.0}",
-                    secs,
-                    total as f64 / secs.max(1e-9)
-                ));
+                self.say(&format!("info string perft time {:.3} s nps {:.0}", secs, total as f64 / secs.max(1e-9)));
                 self.say(&format!("Nodes searched: {total}"));
             }
             GoKind::Mate(_) => self.say("checkmate notimplemented"),
@@ -544,9 +464,7 @@ impl Controller {
 
     fn start_search(&mut self, pos: Position, limits: Limits) {
         let holds = limits.infinite || limits.ponder;
-        let reporter = Arc::new(UsiReporter {
-            out: self.out.clone(),
-        });
+        let reporter = Arc::new(UsiReporter { out: self.out.clone() });
         let done = self.done_tx.clone();
         let on_done = Box::new(move || {
             let _ = done.send(());

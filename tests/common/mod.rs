@@ -37,12 +37,7 @@ impl Engine {
                 }
             }
         });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-            transcript: Vec::new(),
-        }
+        Engine { child, stdin, lines: rx, transcript: Vec::new() }
     }
 
     pub fn send(&mut self, cmd: &str) {
@@ -83,10 +78,7 @@ impl Engine {
                         return out;
                     }
                 }
-                None => panic!(
-                    "no '{prefix}' within {timeout:?}; transcript:\n{}",
-                    self.transcript.join("\n")
-                ),
+                None => panic!("no '{prefix}' within {timeout:?}; transcript:\n{}", self.transcript.join("\n")),
             }
         }
     }
