@@ -4,6 +4,7 @@
 //! - `eval`: static evaluation.
 //! - `tt`: the shared transposition table.
 //! - `search`: iterative deepening, Lazy SMP threads, time management.
+//! - `tune`: self-play data and logistic-regression fitting of the evaluation weights.
 //! - `engine`: the facade the protocol layer drives.
 //! - `usi`: the protocol loop (all text I/O lives here and in the CLI).
 
@@ -12,4 +13,5 @@ pub mod eval;
 pub mod search;
 pub mod shogi;
 pub mod tt;
+pub mod tune;
 pub mod usi;

@@ -1,6 +1,8 @@
 use clap::{Parser, Subcommand};
 use hayate::shogi::rules::{JudgeOptions, Verdict, judge};
 use hayate::shogi::{EnteringKingRule, Position, movegen};
+use hayate::tune::selfplay::{self, SelfPlayOptions};
+use hayate::tune::train;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -47,6 +49,47 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         max_moves: u32,
     },
+    /// Play games against itself and record training positions (tab-separated lines).
+    Selfplay {
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Node budget per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Games played in parallel.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Opening plies chosen at random among near-best moves.
+        #[arg(long, default_value_t = 12)]
+        random_plies: u32,
+        /// Output file (appended to).
+        #[arg(long)]
+        out: String,
+    },
+    /// Fit the evaluation weights to self-play records and write `weights.rs`.
+    Tune {
+        /// Self-play records (may be given several times).
+        #[arg(long)]
+        data: Vec<String>,
+        /// Where to write the Rust source of the weights.
+        #[arg(long, default_value = "src/eval/weights.rs")]
+        out: String,
+        #[arg(long, default_value_t = 30)]
+        epochs: usize,
+        /// Weight of the search score against the game result in the target.
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f64,
+        #[arg(long, default_value_t = 2.0)]
+        learning_rate: f64,
+        /// Start from the hand-made weights instead of the compiled-in ones.
+        #[arg(long)]
+        from_scratch: bool,
+        /// Only write the hand-made starting weights (no data needed).
+        #[arg(long)]
+        init_only: bool,
+    },
     /// Deterministic search benchmark: fixed positions and depth; prints the node signature.
     Bench {
         /// Search depth per position.
@@ -71,6 +114,63 @@ fn setup(sfen: Option<&str>, moves: &[String]) -> Result<Position, String> {
         pos.do_move(mv);
     }
     Ok(pos)
+}
+
+fn run_tune(
+    data: &[String],
+    out: &str,
+    epochs: usize,
+    lambda: f64,
+    learning_rate: f64,
+    from_scratch: bool,
+    init_only: bool,
+) -> ExitCode {
+    let init: Vec<f64> = if from_scratch || init_only {
+        hayate::tune::initial_weights()
+    } else {
+        hayate::eval::WEIGHTS.iter().map(|&x| x as f64).collect()
+    };
+    let weights = if init_only {
+        init
+    } else {
+        let mut samples = Vec::new();
+        for path in data {
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: {path}: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                match train::parse_record(line, lambda) {
+                    Ok(s) => samples.push(s),
+                    Err(e) => {
+                        eprintln!("error: {path}:{}: {e}", i + 1);
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+        }
+        if samples.is_empty() {
+            eprintln!("error: no training data (use --data FILE, or --init-only)");
+            return ExitCode::from(2);
+        }
+        eprintln!("{} positions", samples.len());
+        let opts = train::TrainOptions { epochs, lambda, learning_rate, ..Default::default() };
+        let report = train::train(&samples, &init, &opts, |e, tl, vl| {
+            eprintln!("epoch {e:3}: train loss {tl:.6}, validation loss {vl:.6}");
+        });
+        eprintln!("best validation loss at epoch {}", report.best_epoch);
+        report.weights
+    };
+    let src = train::weights_source(&train::quantise(&weights));
+    if let Err(e) = std::fs::write(out, src) {
+        eprintln!("error: {out}: {e}");
+        return ExitCode::from(2);
+    }
+    eprintln!("wrote {out}; rebuild to use it");
+    ExitCode::SUCCESS
 }
 
 fn main() -> ExitCode {
@@ -128,6 +228,35 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 }
             }
+        }
+        Some(Command::Selfplay { games, nodes, threads, seed, random_plies, out }) => {
+            if !(1..=256).contains(&threads) || nodes == 0 {
+                eprintln!("error: threads must be 1..=256 and nodes positive");
+                return ExitCode::from(2);
+            }
+            let file = match std::fs::OpenOptions::new().create(true).append(true).open(&out) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("error: {out}: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let mut w = std::io::BufWriter::new(file);
+            let opts = SelfPlayOptions { games, nodes, threads, seed, random_plies, ..Default::default() };
+            let start = Instant::now();
+            match selfplay::run(&opts, &mut w) {
+                Ok((g, p)) => {
+                    eprintln!("{g} games, {p} positions in {:.1} s", start.elapsed().as_secs_f64());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {out}: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Tune { data, out, epochs, lambda, learning_rate, from_scratch, init_only }) => {
+            run_tune(&data, &out, epochs, lambda, learning_rate, from_scratch, init_only)
         }
         Some(Command::Bench { depth, threads, hash }) => {
             if !(1..=64).contains(&depth) || !(1..=1024).contains(&threads) {

@@ -98,6 +98,21 @@ impl Position {
         self.update_check_info();
     }
 
+    /// The same position with the board rotated by 180 degrees and the colours swapped (the
+    /// side to move swaps too). Evaluation and search must treat both alike.
+    pub fn flipped(&self) -> Position {
+        let mut p = Position::empty();
+        for sq in self.occupied() {
+            let pc = self.board[sq.index()];
+            p.setup_put(sq.rotate(), Piece::new(!pc.color(), pc.kind()));
+        }
+        p.setup_hand(Color::Black, self.hands[1]);
+        p.setup_hand(Color::White, self.hands[0]);
+        p.setup_side(!self.side, self.game_ply);
+        p.finish_setup();
+        p
+    }
+
     // ----- accessors -----
 
     #[inline]

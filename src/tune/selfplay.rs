@@ -1,0 +1,190 @@
+//! Self-play data generation: games of the engine against itself at a small node budget,
+//! recorded as training positions with the search score and the game result.
+//!
+//! Record format, one position per line, tab-separated:
+//! `game  ply  sfen  score  result` with `score` the search score (centipawns, side to move)
+//! and `result` 1 / 0.5 / 0 for a win / draw / loss of the side to move.
+
+use crate::search::{
+    self, BestMove, Control, Limits, NullReporter, Reporter, Score, SearchConfig, SearchInfo, SearchJob,
+};
+use crate::shogi::{Color, Move, Position, RepetitionKind};
+use crate::tt::TranspositionTable;
+use parking_lot::Mutex;
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+#[derive(Clone, Debug)]
+pub struct SelfPlayOptions {
+    pub games: u64,
+    pub nodes: u64,
+    pub threads: usize,
+    pub seed: u64,
+    /// Plies at the start chosen at random among near-best moves, for variety.
+    pub random_plies: u32,
+    pub max_plies: u32,
+    /// Positions before this ply are not recorded (openings are not what the tuner should fit).
+    pub min_record_ply: u32,
+}
+
+impl Default for SelfPlayOptions {
+    fn default() -> Self {
+        SelfPlayOptions {
+            games: 100,
+            nodes: 5000,
+            threads: 1,
+            seed: 1,
+            random_plies: 12,
+            max_plies: 320,
+            min_record_ply: 12,
+        }
+    }
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // splitmix64
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+/// Keeps the last report of every MultiPV line.
+#[derive(Default)]
+struct Lines(Mutex<Vec<(usize, i32, Move)>>);
+
+impl Reporter for Lines {
+    fn info(&self, info: &SearchInfo) {
+        let score = match info.score {
+            Score::Cp(v) => v,
+            Score::Mate(n) if n > 0 => 30_000 - n,
+            Score::Mate(n) => -30_000 - n,
+        };
+        if let Some(&m) = info.pv.first() {
+            let mut v = self.0.lock();
+            v.retain(|(k, _, _)| *k != info.multipv);
+            v.push((info.multipv, score, m));
+        }
+    }
+    fn bestmove(&self, _: &BestMove, _: Option<i32>) {}
+    fn message(&self, _: &str) {}
+}
+
+struct Record {
+    ply: u32,
+    sfen: String,
+    score: i32,
+    side: Color,
+}
+
+/// Plays one game; returns the records and the winner (None = draw).
+fn play_game(opts: &SelfPlayOptions, rng: &mut Rng, tt: &Arc<TranspositionTable>) -> (Vec<Record>, Option<Color>) {
+    let mut pos = Position::startpos();
+    let mut threads = Vec::new();
+    let mut records = Vec::new();
+    let mut seen: std::collections::HashMap<u64, (u32, usize)> = std::collections::HashMap::new();
+    seen.insert(pos.key(), (1, 0));
+    tt.clear();
+    for ply in 0..opts.max_plies {
+        let random = ply < opts.random_plies;
+        let lines = Lines::default();
+        let job = SearchJob {
+            root: pos.clone(),
+            limits: Limits { nodes: Some(if random { opts.nodes / 2 } else { opts.nodes }), ..Default::default() },
+            config: SearchConfig { multipv: if random { 4 } else { 1 }, ..Default::default() },
+            tt: tt.clone(),
+            control: Control::new(),
+            threads: std::mem::take(&mut threads),
+        };
+        let result = if random { search::run(job, &lines) } else { search::run(job, &NullReporter) };
+        threads = result.threads;
+        let us = pos.side_to_move();
+        let (mut mv, score) = match result.best {
+            BestMove::Resign => return (records, Some(!us)),
+            BestMove::Win => return (records, Some(us)),
+            BestMove::Move { mv, .. } => (mv, result.score.unwrap_or(0)),
+        };
+        if random {
+            let l = lines.0.lock();
+            let best = l.iter().map(|x| x.1).max().unwrap_or(score);
+            let near: Vec<Move> = l.iter().filter(|x| x.1 >= best - 60).map(|x| x.2).collect();
+            if !near.is_empty() {
+                mv = near[(rng.next() % near.len() as u64) as usize];
+            }
+        }
+        // Adjudicate clear results to save time.
+        if !random && score.abs() >= 3000 {
+            return (records, Some(if score > 0 { us } else { !us }));
+        }
+        let quiet = !pos.in_check()
+            && !mv.is_promotion()
+            && (mv.is_drop() || pos.piece_on(mv.to()).is_empty())
+            && score.abs() < 2500;
+        if !random && ply >= opts.min_record_ply && quiet {
+            records.push(Record { ply, sfen: pos.to_sfen(), score, side: us });
+        }
+        pos.do_move(mv);
+        let index = ply as usize + 1;
+        let e = seen.entry(pos.key()).or_insert((0, index));
+        e.0 += 1;
+        if e.0 >= 4 {
+            let mover = !pos.side_to_move();
+            return match pos.repetition_kind(index - e.1) {
+                RepetitionKind::Draw => (records, None),
+                RepetitionKind::LossForSideToMove => (records, Some(mover)),
+                RepetitionKind::WinForSideToMove => (records, Some(!mover)),
+            };
+        }
+    }
+    (records, None)
+}
+
+/// Plays `opts.games` games on `opts.threads` threads and writes the records to `out`.
+/// Returns (games, positions).
+pub fn run(opts: &SelfPlayOptions, out: &mut (dyn Write + Send)) -> std::io::Result<(u64, u64)> {
+    let next_game = AtomicU64::new(0);
+    let positions = AtomicU64::new(0);
+    let out = Mutex::new(out);
+    let error: Mutex<Option<std::io::Error>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for t in 0..opts.threads.max(1) {
+            let (next_game, positions, out, error) = (&next_game, &positions, &out, &error);
+            s.spawn(move || {
+                let tt = Arc::new(TranspositionTable::new(16).expect("16 MiB"));
+                loop {
+                    let g = next_game.fetch_add(1, Ordering::Relaxed);
+                    if g >= opts.games || error.lock().is_some() {
+                        break;
+                    }
+                    let mut rng = Rng(opts.seed ^ (g.wrapping_mul(0x9e37_79b9) + t as u64));
+                    let (records, winner) = play_game(opts, &mut rng, &tt);
+                    let mut text = String::new();
+                    for r in &records {
+                        let result = match winner {
+                            None => 0.5,
+                            Some(w) if w == r.side => 1.0,
+                            Some(_) => 0.0,
+                        };
+                        text.push_str(&format!("{g}\t{}\t{}\t{}\t{result}\n", r.ply, r.sfen, r.score));
+                    }
+                    positions.fetch_add(records.len() as u64, Ordering::Relaxed);
+                    let mut w = out.lock();
+                    if let Err(e) = w.write_all(text.as_bytes()) {
+                        *error.lock() = Some(e);
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = error.into_inner() {
+        return Err(e);
+    }
+    out.into_inner().flush()?;
+    Ok((opts.games, positions.load(Ordering::Relaxed)))
+}
