@@ -43,9 +43,36 @@ pub struct Engine {
     pub options: EngineOptions,
     tt: Option<Arc<TranspositionTable>>,
     tt_mib: usize,
+    /// Whether a search wrote into the table since it was allocated or cleared.
+    tt_used: bool,
+    /// A table being allocated in the background (size, worker).
+    pending_tt: Option<(usize, JoinHandle<Result<TranspositionTable, AllocError>>)>,
+    /// A table the search thread finished allocating, handed back to the engine.
+    incoming_tt: Arc<parking_lot::Mutex<Option<(usize, Arc<TranspositionTable>)>>>,
     thread_data: Arc<parking_lot::Mutex<Vec<ThreadData>>>,
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
+}
+
+/// Where a search gets its table: already there, or still being allocated.
+enum TableSource {
+    Ready(Arc<TranspositionTable>),
+    Pending((usize, JoinHandle<Result<TranspositionTable, AllocError>>)),
+}
+
+/// Waits for a background allocation; on failure falls back to a small table (1 MiB always
+/// fits). Returns the table, its size and the error if the wanted size failed.
+fn finish_allocation(
+    mib: usize,
+    handle: JoinHandle<Result<TranspositionTable, AllocError>>,
+) -> (TranspositionTable, usize, Option<AllocError>) {
+    match handle.join().unwrap_or(Err(AllocError { mib })) {
+        Ok(tt) => (tt, mib, None),
+        Err(e) => match TranspositionTable::new(16) {
+            Ok(t) => (t, 16, Some(e)),
+            Err(_) => (TranspositionTable::new(1).expect("a 1 MiB table"), 1, Some(e)),
+        },
+    }
 }
 
 impl Default for Engine {
@@ -60,43 +87,73 @@ impl Engine {
             options: EngineOptions::default(),
             tt: None,
             tt_mib: 0,
+            tt_used: false,
+            pending_tt: None,
+            incoming_tt: Arc::new(parking_lot::Mutex::new(None)),
             thread_data: Arc::new(parking_lot::Mutex::new(Vec::new())),
             control: Control::new(),
             handle: None,
         }
     }
 
-    /// Allocates the hash table if its size changed. On failure keeps the old table (or a
-    /// small one) and reports the error.
-    pub fn prepare(&mut self) -> Result<(), AllocError> {
-        if self.tt.is_some() && self.tt_mib == self.options.hash_mib {
-            return Ok(());
+    /// Starts allocating the hash table of the configured size in the background, if it is
+    /// not already there or on its way. Zeroing hundreds of MiB takes a noticeable time;
+    /// `isready` need not wait for it (the first search does).
+    pub fn prepare_async(&mut self) {
+        self.take_incoming();
+        let want = self.options.hash_mib;
+        if self.tt.is_some() && self.tt_mib == want {
+            return;
+        }
+        if let Some((mib, _)) = &self.pending_tt
+            && *mib == want
+        {
+            return;
+        }
+        if let Some((_, h)) = self.pending_tt.take() {
+            let _ = h.join(); // an outdated size: let it finish and drop it
         }
         self.tt = None; // free the old table before allocating the new one
-        match TranspositionTable::new(self.options.hash_mib) {
-            Ok(tt) => {
-                self.tt = Some(Arc::new(tt));
-                self.tt_mib = self.options.hash_mib;
-                Ok(())
-            }
-            Err(e) => {
-                // Fall back to a small table; 1 MiB always fits.
-                let (tt, mib) = match TranspositionTable::new(16) {
-                    Ok(t) => (t, 16),
-                    Err(_) => (TranspositionTable::new(1).expect("a 1 MiB table"), 1),
-                };
-                self.tt = Some(Arc::new(tt));
-                self.tt_mib = mib;
-                self.options.hash_mib = mib;
-                Err(e)
-            }
+        self.tt_mib = 0;
+        let handle = std::thread::spawn(move || TranspositionTable::new(want));
+        self.pending_tt = Some((want, handle));
+    }
+
+    /// Picks up a table that the search thread finished allocating.
+    fn take_incoming(&mut self) {
+        if let Some((mib, tt)) = self.incoming_tt.lock().take() {
+            self.tt = Some(tt);
+            self.tt_mib = mib;
+            self.tt_used = true;
         }
+    }
+
+    /// Makes sure the hash table exists (waiting for a background allocation). On failure
+    /// falls back to a small table and reports the error.
+    pub fn prepare(&mut self) -> Result<(), AllocError> {
+        self.prepare_async();
+        let Some((mib, handle)) = self.pending_tt.take() else {
+            return Ok(());
+        };
+        let (tt, got, err) = finish_allocation(mib, handle);
+        self.tt = Some(Arc::new(tt));
+        self.tt_mib = got;
+        self.tt_used = false;
+        if let Some(e) = err {
+            self.options.hash_mib = got;
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// Forgets what previous games taught the search (TT and histories).
     pub fn new_game(&mut self) {
-        if let Some(tt) = &self.tt {
+        self.take_incoming();
+        if let Some(tt) = &self.tt
+            && self.tt_used
+        {
             tt.clear();
+            self.tt_used = false;
         }
         self.thread_data.lock().clear();
     }
@@ -113,10 +170,18 @@ impl Engine {
         limits: Limits,
         reporter: Arc<dyn Reporter>,
         on_done: Box<dyn FnOnce() + Send>,
-    ) -> Result<(), AllocError> {
+    ) {
         self.wait();
-        let alloc = self.prepare();
-        let tt = self.tt.clone().expect("prepare always leaves a table");
+        // Start the clock now: a table still being allocated is waited for on the search
+        // thread, so the protocol loop stays free, and that wait counts as thinking time.
+        let start = std::time::Instant::now();
+        self.prepare_async();
+        let source = match self.pending_tt.take() {
+            Some(pending) => TableSource::Pending(pending),
+            None => TableSource::Ready(self.tt.clone().expect("prepare_async leaves a table or a pending one")),
+        };
+        self.tt_used = true;
+        let incoming = self.incoming_tt.clone();
         let control = Control::new();
         if limits.ponder || limits.infinite {
             control.hold.store(true, std::sync::atomic::Ordering::SeqCst);
@@ -134,18 +199,29 @@ impl Engine {
         };
         let data_slot = self.thread_data.clone();
         let threads = std::mem::take(&mut *data_slot.lock());
-        let job = SearchJob { root, limits, config, tt, control, threads };
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(16 << 20)
             .spawn(move || {
+                let tt = match source {
+                    TableSource::Ready(tt) => tt,
+                    TableSource::Pending((mib, handle)) => {
+                        let (tt, got, err) = finish_allocation(mib, handle);
+                        if let Some(e) = err {
+                            reporter.message(&format!("error: {e}; using {got} MiB"));
+                        }
+                        let tt = Arc::new(tt);
+                        *incoming.lock() = Some((got, tt.clone()));
+                        tt
+                    }
+                };
+                let job = SearchJob { root, limits, config, tt, control, threads, start };
                 let result = search::run(job, reporter.as_ref());
                 *data_slot.lock() = result.threads;
                 on_done();
             })
             .expect("spawn the search thread");
         self.handle = Some(handle);
-        alloc
     }
 
     /// Asks the running search (if any) to stop; it reports its bestmove shortly.
@@ -164,7 +240,7 @@ impl Engine {
         }
     }
 
-    /// Current hash table, allocating it if needed.
+    /// Current hash table, allocating it if needed (waits for a pending allocation).
     pub fn tt(&mut self) -> Option<Arc<TranspositionTable>> {
         let _ = self.prepare();
         self.tt.clone()

@@ -258,6 +258,8 @@ pub struct SearchJob {
     pub tt: Arc<TranspositionTable>,
     pub control: Arc<Control>,
     pub threads: Vec<ThreadData>,
+    /// When the clock started (the `go` command).
+    pub start: Instant,
 }
 
 /// The outcome handed back to the caller (besides the reporter's calls).
@@ -272,8 +274,7 @@ pub struct SearchResult {
 /// Runs a whole search on the calling thread (spawning helpers for Lazy SMP), reports through
 /// `reporter`, and returns when the bestmove has been reported.
 pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
-    let SearchJob { root, limits, config, tt, control, mut threads } = job;
-    let start = Instant::now();
+    let SearchJob { root, limits, config, tt, control, mut threads, start } = job;
     let nthreads = config.threads.max(1);
     threads.resize_with(nthreads, ThreadData::default);
     tt.new_search();
@@ -1231,6 +1232,7 @@ pub fn bench(depth: i32, threads: usize, hash_mib: usize) -> BenchResult {
             tt: tt.clone(),
             control: Control::new(),
             threads: Vec::new(),
+            start: Instant::now(),
         };
         nodes += run(job, &NullReporter).nodes;
     }
@@ -1249,6 +1251,7 @@ mod tests {
             tt: Arc::new(TranspositionTable::new(8).unwrap()),
             control: Control::new(),
             threads: Vec::new(),
+            start: Instant::now(),
         };
         run(job, &NullReporter)
     }

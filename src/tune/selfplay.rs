@@ -101,6 +101,7 @@ fn play_game(opts: &SelfPlayOptions, rng: &mut Rng, tt: &Arc<TranspositionTable>
             tt: tt.clone(),
             control: Control::new(),
             threads: std::mem::take(&mut threads),
+            start: std::time::Instant::now(),
         };
         let result = if random { search::run(job, &lines) } else { search::run(job, &NullReporter) };
         threads = result.threads;

@@ -130,7 +130,10 @@ struct Controller {
     /// nor an error (no `position` yet), the start position is used.
     position_error: Option<String>,
     out: Output,
-    done_tx: Sender<()>,
+    /// Search threads report their end here, tagged with the search's number.
+    done_tx: Sender<u64>,
+    /// Number of the latest search; a done signal of an older one is stale and ignored.
+    search_id: u64,
     searching: bool,
     /// The running search waits for `stop`/`ponderhit` (infinite or ponder).
     search_holds: bool,
@@ -165,6 +168,7 @@ pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
         position_error: None,
         out,
         done_tx,
+        search_id: 0,
         searching: false,
         search_holds: false,
         pending_isready: false,
@@ -173,7 +177,7 @@ pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
 }
 
 impl Controller {
-    fn main_loop(&mut self, rx: Receiver<Msg>, done_rx: Receiver<()>) {
+    fn main_loop(&mut self, rx: Receiver<Msg>, done_rx: Receiver<u64>) {
         loop {
             select! {
                 recv(rx) -> msg => match msg {
@@ -193,14 +197,19 @@ impl Controller {
                         return;
                     }
                 },
-                recv(done_rx) -> _ => self.search_done(),
+                recv(done_rx) -> id => {
+                    if id.ok() == Some(self.search_id) && self.searching {
+                        self.search_done();
+                    }
+                }
             }
         }
     }
 
+    /// `quit`: stop the search and return at once; the process ends when `run` returns, so
+    /// the search thread is not waited for (its bestmove is not wanted any more).
     fn shutdown(&mut self) {
         self.engine.stop();
-        self.engine.wait();
     }
 
     fn search_done(&mut self) {
@@ -253,9 +262,9 @@ impl Controller {
                 if self.searching {
                     self.pending_isready = true;
                 } else {
-                    if let Err(e) = self.engine.prepare() {
-                        self.error(&format!("{e}; using {} MiB", self.engine.options.hash_mib));
-                    }
+                    // The table is allocated in the background; the first search waits for it
+                    // and reports a failure then.
+                    self.engine.prepare_async();
                     self.say("readyok");
                 }
             }
@@ -265,7 +274,9 @@ impl Controller {
             }
             Command::UsiNewGame => {
                 self.stop_and_wait();
-                let _ = self.engine.prepare();
+                if let Err(e) = self.engine.prepare() {
+                    self.error(&format!("{e}; using {} MiB", self.engine.options.hash_mib));
+                }
                 self.engine.new_game();
             }
             Command::Position { base, moves } => {
@@ -466,12 +477,12 @@ impl Controller {
         let holds = limits.infinite || limits.ponder;
         let reporter = Arc::new(UsiReporter { out: self.out.clone() });
         let done = self.done_tx.clone();
+        self.search_id += 1;
+        let id = self.search_id;
         let on_done = Box::new(move || {
-            let _ = done.send(());
+            let _ = done.send(id);
         });
-        if let Err(e) = self.engine.go(pos, limits, reporter, on_done) {
-            self.error(&format!("{e}; using {} MiB", self.engine.options.hash_mib));
-        }
+        self.engine.go(pos, limits, reporter, on_done);
         self.searching = true;
         self.search_holds = holds;
     }
