@@ -48,11 +48,14 @@ pub struct Engine {
     /// A table being allocated in the background (size, worker).
     pending_tt: Option<(usize, JoinHandle<Result<TranspositionTable, AllocError>>)>,
     /// A table the search thread finished allocating, handed back to the engine.
-    incoming_tt: Arc<parking_lot::Mutex<Option<(usize, Arc<TranspositionTable>)>>>,
+    incoming_tt: Arc<parking_lot::Mutex<Option<SizedTable>>>,
     thread_data: Arc<parking_lot::Mutex<Vec<ThreadData>>>,
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
 }
+
+/// A table and its size in MiB.
+type SizedTable = (usize, Arc<TranspositionTable>);
 
 /// Where a search gets its table: already there, or still being allocated.
 enum TableSource {
