@@ -6,7 +6,9 @@
 //! - `search`: iterative deepening, Lazy SMP threads, time management.
 //! - `engine`: the facade the protocol layer drives.
 //! - `usi`: the protocol loop (all text I/O lives here and in the CLI).
+//! - `analyze`: scripted analysis of game records and position lists (`hayate analyze`).
 
+pub mod analyze;
 pub mod engine;
 pub mod eval;
 pub mod search;

@@ -47,6 +47,8 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         max_moves: u32,
     },
+    /// Analyse a game record (KIF, KI2, CSA, USI) or a list of positions (SFEN lines).
+    Analyze(hayate::analyze::AnalyzeArgs),
     /// Deterministic search benchmark: fixed positions and depth; prints the node signature.
     Bench {
         /// Search depth per position.
@@ -141,6 +143,7 @@ fn main() -> ExitCode {
             println!("Nodes/second: {:.0}", r.nodes as f64 / secs.max(1e-9));
             ExitCode::SUCCESS
         }
+        Some(Command::Analyze(args)) => hayate::analyze::main(args),
         None => {
             hayate::usi::run(std::io::BufReader::new(std::io::stdin()), hayate::usi::Output::stdout());
             ExitCode::SUCCESS
