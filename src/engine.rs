@@ -39,6 +39,21 @@ impl Default for EngineOptions {
     }
 }
 
+impl EngineOptions {
+    /// The search settings these options stand for (shared by USI mode and `analyze`).
+    pub fn search_config(&self) -> SearchConfig {
+        SearchConfig {
+            threads: self.threads.max(1),
+            multipv: self.multipv.max(1),
+            time: TimeOptions { network_delay: self.network_delay, minimum_thinking_time: self.minimum_thinking_time },
+            draw_value: self.draw_value,
+            resign_value: self.resign_value,
+            entering_king_rule: self.entering_king_rule,
+            max_moves_to_draw: self.max_moves_to_draw,
+        }
+    }
+}
+
 pub struct Engine {
     pub options: EngineOptions,
     tt: Option<Arc<TranspositionTable>>,
@@ -190,16 +205,7 @@ impl Engine {
             control.hold.store(true, std::sync::atomic::Ordering::SeqCst);
         }
         self.control = control.clone();
-        let o = &self.options;
-        let config = SearchConfig {
-            threads: o.threads.max(1),
-            multipv: o.multipv.max(1),
-            time: TimeOptions { network_delay: o.network_delay, minimum_thinking_time: o.minimum_thinking_time },
-            draw_value: o.draw_value,
-            resign_value: o.resign_value,
-            entering_king_rule: o.entering_king_rule,
-            max_moves_to_draw: o.max_moves_to_draw,
-        };
+        let config = self.options.search_config();
         let data_slot = self.thread_data.clone();
         let threads = std::mem::take(&mut *data_slot.lock());
         let handle = std::thread::Builder::new()

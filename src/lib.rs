@@ -7,7 +7,9 @@
 //! - `tune`: self-play data and logistic-regression fitting of the evaluation weights.
 //! - `engine`: the facade the protocol layer drives.
 //! - `usi`: the protocol loop (all text I/O lives here and in the CLI).
+//! - `analyze`: scripted analysis of game records and position lists (`hayate analyze`).
 
+pub mod analyze;
 pub mod engine;
 pub mod eval;
 pub mod search;

@@ -90,6 +90,8 @@ enum Command {
         #[arg(long)]
         init_only: bool,
     },
+    /// Analyse a game record (KIF, KI2, CSA, USI) or a list of positions (SFEN lines).
+    Analyze(hayate::analyze::AnalyzeArgs),
     /// Deterministic search benchmark: fixed positions and depth; prints the node signature.
     Bench {
         /// Search depth per position.
@@ -270,6 +272,7 @@ fn main() -> ExitCode {
             println!("Nodes/second: {:.0}", r.nodes as f64 / secs.max(1e-9));
             ExitCode::SUCCESS
         }
+        Some(Command::Analyze(args)) => hayate::analyze::main(args),
         None => {
             hayate::usi::run(std::io::BufReader::new(std::io::stdin()), hayate::usi::Output::stdout());
             ExitCode::SUCCESS

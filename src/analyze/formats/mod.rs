@@ -1,0 +1,283 @@
+//! Input formats: game records (KIF, KI2, CSA, a USI `position` line) and position lists (one
+//! SFEN or `position` line per line). Text is decoded from UTF-8 or Shift_JIS first; the format
+//! is detected from the content unless the caller forces one.
+
+pub mod csa;
+pub mod kif;
+pub mod usi;
+
+use crate::shogi::{Color, Hand, Move, PieceType, Position, Square};
+use std::fmt;
+
+/// Input format names for `--format`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Kif,
+    Ki2,
+    Csa,
+    /// One `position ...` line (or SFEN) with moves: a game.
+    Usi,
+    /// One SFEN or `position` line per line: a list of positions.
+    Sfen,
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(match self {
+            Format::Kif => "kif",
+            Format::Ki2 => "ki2",
+            Format::Csa => "csa",
+            Format::Usi => "usi",
+            Format::Sfen => "sfen",
+        })
+    }
+}
+
+/// A game: a start position and the moves played from it (main line only).
+#[derive(Clone)]
+pub struct Game {
+    pub start: Position,
+    pub moves: Vec<Move>,
+    pub black: Option<String>,
+    pub white: Option<String>,
+    /// How the record says the game ended (`投了`, `%TORYO`, ...), if it says.
+    pub result: Option<String>,
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("start", &self.start.to_sfen())
+            .field("moves", &self.moves)
+            .field("black", &self.black)
+            .field("white", &self.white)
+            .field("result", &self.result)
+            .finish()
+    }
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        Game { start, moves: Vec::new(), black: None, white: None, result: None }
+    }
+}
+
+/// What to analyse.
+#[derive(Clone)]
+pub enum Input {
+    Game(Box<Game>),
+    Positions(Vec<Position>),
+}
+
+/// Why the input could not be read.
+#[derive(Debug)]
+pub enum InputError {
+    /// Neither UTF-8 nor Shift_JIS.
+    Encoding,
+    Empty,
+    /// No format fits; `--format` can force one.
+    Unrecognized,
+    Kif(kif::KifError),
+    Csa(csa::CsaError),
+    Usi(usi::UsiInputError),
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            InputError::Encoding => write!(f, "input is neither UTF-8 nor Shift_JIS text"),
+            InputError::Empty => write!(f, "input is empty"),
+            InputError::Unrecognized => {
+                write!(f, "cannot tell the input format (KIF, KI2, CSA, USI, SFEN list); use --format")
+            }
+            InputError::Kif(e) => write!(f, "{e}"),
+            InputError::Csa(e) => write!(f, "{e}"),
+            InputError::Usi(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Decodes a record: UTF-8 (with or without BOM) when valid, else Shift_JIS (the Windows
+/// code page 932 that Kifu for Windows writes).
+pub fn decode(bytes: &[u8]) -> Result<String, InputError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return Ok(s.to_string());
+    }
+    let (text, had_errors) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes);
+    if had_errors { Err(InputError::Encoding) } else { Ok(text.into_owned()) }
+}
+
+/// Guesses the format from the content.
+pub fn detect(text: &str) -> Option<Format> {
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if lines.is_empty() {
+        return None;
+    }
+    let significant: Vec<&str> = lines.iter().copied().filter(|l| !l.starts_with('#')).collect();
+    if !significant.is_empty() && significant.iter().all(|l| usi::looks_like_position(l)) {
+        let one_game = significant.len() == 1 && significant[0].split_whitespace().any(|t| t == "moves");
+        return Some(if one_game { Format::Usi } else { Format::Sfen });
+    }
+    if lines.iter().any(|l| csa::looks_like_csa(l)) {
+        return Some(Format::Csa);
+    }
+    if lines.iter().any(|l| kif::is_kif_move_line(l) || l.starts_with("手数----")) {
+        return Some(Format::Kif);
+    }
+    if lines.iter().any(|l| kif::is_ki2_move_line(l)) {
+        return Some(Format::Ki2);
+    }
+    // A record with headers or a board diagram but no moves yet.
+    if lines.iter().any(|l| l.contains('：') || l.starts_with('|')) {
+        return Some(Format::Kif);
+    }
+    None
+}
+
+/// Parses `text` as `format`, or as the detected format.
+pub fn parse(text: &str, format: Option<Format>) -> Result<(Format, Input), InputError> {
+    if text.trim().is_empty() {
+        return Err(InputError::Empty);
+    }
+    let format = match format {
+        Some(f) => f,
+        None => detect(text).ok_or(InputError::Unrecognized)?,
+    };
+    let input = match format {
+        Format::Kif => Input::Game(Box::new(kif::parse_kif(text).map_err(InputError::Kif)?)),
+        Format::Ki2 => Input::Game(Box::new(kif::parse_ki2(text).map_err(InputError::Kif)?)),
+        Format::Csa => Input::Game(Box::new(csa::parse(text).map_err(InputError::Csa)?)),
+        Format::Usi => Input::Game(Box::new(usi::parse_game(text).map_err(InputError::Usi)?)),
+        Format::Sfen => Input::Positions(usi::parse_list(text).map_err(InputError::Usi)?),
+    };
+    Ok((format, input))
+}
+
+/// A board being set up by a record's diagram, turned into a position through SFEN so that
+/// the rules core validates it like any other start position.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Setup {
+    /// `[file index][rank index]`.
+    pub board: [[Option<(Color, PieceType)>; 9]; 9],
+    pub hands: [[u32; 8]; 2],
+    pub side: Option<Color>,
+}
+
+impl Setup {
+    pub fn from_position(p: &Position) -> Setup {
+        let mut s = Setup::default();
+        for sq in Square::all() {
+            let pc = p.piece_on(sq);
+            if !pc.is_empty() {
+                s.board[sq.file() as usize][sq.rank() as usize] = Some((pc.color(), pc.kind()));
+            }
+        }
+        for c in Color::ALL {
+            let h: Hand = p.hand(c);
+            for pt in PieceType::HAND {
+                s.hands[c.index()][pt.index()] = h.count(pt);
+            }
+        }
+        s.side = Some(p.side_to_move());
+        s
+    }
+
+    pub fn sfen(&self) -> String {
+        let mut s = String::new();
+        for rank in 0..9 {
+            let mut empty = 0;
+            for file in (0..9).rev() {
+                match self.board[file][rank] {
+                    None => empty += 1,
+                    Some((c, pt)) => {
+                        if empty > 0 {
+                            s += &empty.to_string();
+                            empty = 0;
+                        }
+                        if pt.is_promoted() {
+                            s.push('+');
+                        }
+                        let l = pt.letter();
+                        s.push(if c == Color::White { l.to_ascii_lowercase() } else { l });
+                    }
+                }
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            if rank < 8 {
+                s.push('/');
+            }
+        }
+        s.push_str(if self.side == Some(Color::White) { " w " } else { " b " });
+        let mut hand = String::new();
+        // SFEN's customary order: R B G S N L P, Black first.
+        let order = [
+            PieceType::Rook,
+            PieceType::Bishop,
+            PieceType::Gold,
+            PieceType::Silver,
+            PieceType::Knight,
+            PieceType::Lance,
+        ];
+        for c in Color::ALL {
+            for pt in order.iter().copied().chain([PieceType::Pawn]) {
+                let n = self.hands[c.index()][pt.index()];
+                if n > 0 {
+                    if n > 1 {
+                        hand += &n.to_string();
+                    }
+                    let l = pt.letter();
+                    hand.push(if c == Color::White { l.to_ascii_lowercase() } else { l });
+                }
+            }
+        }
+        s.push_str(if hand.is_empty() { "-" } else { &hand });
+        s.push_str(" 1");
+        s
+    }
+
+    pub fn position(&self) -> Result<Position, String> {
+        let sfen = self.sfen();
+        Position::from_sfen(&sfen).map_err(|e| format!("bad start position ({sfen}): {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setup_round_trips_the_start_position() {
+        let p = Position::startpos();
+        assert_eq!(Setup::from_position(&p).sfen(), p.to_sfen());
+        let s = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+        let p = Position::from_sfen(s).unwrap();
+        assert_eq!(Setup::from_position(&p).sfen(), s);
+    }
+
+    #[test]
+    fn decodes_both_encodings() {
+        let text = "手合割：平手\n";
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(text);
+        assert_eq!(decode(&sjis).unwrap(), text);
+        assert_eq!(decode(text.as_bytes()).unwrap(), text);
+        assert_eq!(decode(&[0xEF, 0xBB, 0xBF, b'a']).unwrap(), "a");
+        assert!(matches!(decode(&[0x81, 0x20, 0xFF]), Err(InputError::Encoding)));
+    }
+
+    #[test]
+    fn detects_formats() {
+        assert_eq!(detect("position startpos moves 7g7f 3c3d"), Some(Format::Usi));
+        assert_eq!(detect("startpos\nsfen 4k4/9/9/9/9/9/9/9/4K4 b G 1\n"), Some(Format::Sfen));
+        assert_eq!(detect("4k4/9/9/9/9/9/9/9/4K4 b G 1"), Some(Format::Sfen));
+        assert_eq!(detect("V2.2\nPI\n+\n+7776FU\n"), Some(Format::Csa));
+        assert_eq!(detect("手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n"), Some(Format::Kif));
+        assert_eq!(detect("手合割：平手\n▲７六歩    △３四歩\n"), Some(Format::Ki2));
+        assert_eq!(detect("hello world"), None);
+    }
+}

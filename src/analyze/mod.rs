@@ -1,0 +1,336 @@
+//! `hayate analyze`: scripted analysis of a game record or a list of positions.
+//!
+//! The input (KIF, KI2, CSA, a USI `position` line, or SFEN lines; UTF-8 or Shift_JIS) is read
+//! by `formats`; every position is searched by `engine` with the options of USI mode; `report`
+//! writes one JSON line (or text row) per position and a summary, judging played moves; `plot`
+//! draws the evaluation graph. `notation` gives moves in Japanese for readability.
+
+pub mod engine;
+pub mod formats;
+pub mod notation;
+pub mod plot;
+pub mod report;
+
+use crate::engine::EngineOptions;
+use crate::search::{Limits, MAX_PLY};
+use crate::shogi::{EnteringKingRule, Position};
+use formats::{Format, Input, InputError};
+use report::{LimitsRecord, PositionRecord, SummaryRecord, Thresholds};
+use std::fmt;
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Thinking time per position when no limit is given (ms).
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputKind {
+    /// One JSON object per line: a record per position, then a summary.
+    Json,
+    /// A readable table.
+    Text,
+}
+
+/// Options of `hayate analyze`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct AnalyzeArgs {
+    /// Game record or position list to read; `-` or none reads standard input.
+    pub input: Option<PathBuf>,
+    /// Input format (default: detected). `usi` is one `position` line with moves (a game);
+    /// `sfen` is one SFEN or `position` line per position.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Search depth per position.
+    #[arg(long)]
+    pub depth: Option<i32>,
+    /// Nodes per position.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Milliseconds per position (the default, 1000, when no limit is given).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Number of best lines to report per position.
+    #[arg(long, default_value_t = 1)]
+    pub multipv: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = EngineOptions::default().threads)]
+    pub threads: usize,
+    /// Hash table size (MiB).
+    #[arg(long, default_value_t = EngineOptions::default().hash_mib)]
+    pub hash: usize,
+    /// Entering-king rule: NoEnteringKing, CSARule24, CSARule24H, CSARule27, CSARule27H, TryRule.
+    #[arg(long, default_value = "CSARule27")]
+    pub rule: String,
+    /// Output: JSON lines or a text table.
+    #[arg(long, value_enum, default_value = "json")]
+    pub output: OutputKind,
+    /// Also write an evaluation graph (SVG) to this file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// No progress bar (it is only drawn when stderr is a terminal anyway).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Why `analyze` stopped.
+#[derive(Debug)]
+pub enum AnalyzeError {
+    Usage(String),
+    Read { name: String, err: std::io::Error },
+    Input { name: String, err: InputError },
+    Hash(String),
+    Write(std::io::Error),
+    Plot { path: PathBuf, err: std::io::Error },
+}
+
+impl fmt::Display for AnalyzeError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            AnalyzeError::Usage(s) => write!(f, "{s}"),
+            AnalyzeError::Read { name, err } => write!(f, "cannot read {name}: {err}"),
+            AnalyzeError::Input { name, err } => write!(f, "{name}: {err}"),
+            AnalyzeError::Hash(s) => write!(f, "hash table: {s}"),
+            AnalyzeError::Write(e) => write!(f, "writing the output: {e}"),
+            AnalyzeError::Plot { path, err } => write!(f, "cannot write {}: {err}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for AnalyzeError {}
+
+/// Entry point of the subcommand: errors go to stderr with exit status 2.
+pub fn main(args: AnalyzeArgs) -> ExitCode {
+    match run(&args, &mut std::io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that went away (`| head`) is not an error worth a message.
+        Err(AnalyzeError::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Engine options and limits from the arguments, checked against the USI option ranges.
+fn settings(args: &AnalyzeArgs) -> Result<(EngineOptions, Limits), AnalyzeError> {
+    let usage = |s: String| Err(AnalyzeError::Usage(s));
+    let max_depth = MAX_PLY as i32 - 10;
+    if args.depth.is_some_and(|d| !(1..=max_depth).contains(&d)) {
+        return usage(format!("--depth must be 1..={max_depth}"));
+    }
+    if args.nodes == Some(0) || args.movetime == Some(0) {
+        return usage("--nodes and --movetime must be positive".into());
+    }
+    if !(1..=600).contains(&args.multipv) {
+        return usage("--multipv must be 1..=600".into());
+    }
+    if !(1..=256).contains(&args.threads) {
+        return usage("--threads must be 1..=256".into());
+    }
+    if !(1..=1 << 20).contains(&args.hash) {
+        return usage("--hash must be 1..=1048576 (MiB)".into());
+    }
+    let rule = args.rule.parse::<EnteringKingRule>().map_err(|e| AnalyzeError::Usage(e.to_string()))?;
+    let options = EngineOptions {
+        hash_mib: args.hash,
+        threads: args.threads,
+        multipv: args.multipv,
+        entering_king_rule: rule,
+        ..EngineOptions::default()
+    };
+    let mut limits = Limits { depth: args.depth, nodes: args.nodes, movetime: args.movetime, ..Default::default() };
+    if !limits.has_fixed_limit() {
+        limits.movetime = Some(DEFAULT_MOVETIME_MS);
+    }
+    Ok((options, limits))
+}
+
+fn read_input(args: &AnalyzeArgs) -> Result<(String, Vec<u8>), AnalyzeError> {
+    let mut bytes = Vec::new();
+    match args.input.as_ref().filter(|p| p.as_os_str() != "-") {
+        Some(path) => {
+            let name = path.display().to_string();
+            bytes = std::fs::read(path).map_err(|err| AnalyzeError::Read { name: name.clone(), err })?;
+            Ok((name, bytes))
+        }
+        None => {
+            let name = "<stdin>".to_string();
+            std::io::stdin().read_to_end(&mut bytes).map_err(|err| AnalyzeError::Read { name: name.clone(), err })?;
+            Ok((name, bytes))
+        }
+    }
+}
+
+/// Where records go: JSON lines or text rows.
+struct Sink<'a> {
+    out: &'a mut dyn Write,
+    kind: OutputKind,
+    header_done: bool,
+}
+
+impl Sink<'_> {
+    fn record(&mut self, r: &PositionRecord) -> Result<(), AnalyzeError> {
+        let line = match self.kind {
+            OutputKind::Json => serde_json::to_string(r).map_err(|e| AnalyzeError::Write(e.into()))?,
+            OutputKind::Text => {
+                let row = report::text_row(r);
+                if self.header_done {
+                    row
+                } else {
+                    self.header_done = true;
+                    format!("{}\n{row}", report::text_header())
+                }
+            }
+        };
+        writeln!(self.out, "{line}").and_then(|_| self.out.flush()).map_err(AnalyzeError::Write)
+    }
+
+    fn summary(&mut self, s: &SummaryRecord) -> Result<(), AnalyzeError> {
+        let text = match self.kind {
+            OutputKind::Json => serde_json::to_string(s).map_err(|e| AnalyzeError::Write(e.into()))?,
+            OutputKind::Text => report::text_summary(s),
+        };
+        writeln!(self.out, "{text}").and_then(|_| self.out.flush()).map_err(AnalyzeError::Write)
+    }
+}
+
+fn progress_bar(len: usize, quiet: bool) -> indicatif::ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    let style = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} positions  {elapsed} (eta {eta})  {msg}")
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}
+
+/// Runs the analysis described by `args`, writing records to `out`.
+pub fn run(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), AnalyzeError> {
+    let (options, limits) = settings(args)?;
+    let (name, bytes) = read_input(args)?;
+    let text = formats::decode(&bytes).map_err(|err| AnalyzeError::Input { name: name.clone(), err })?;
+    let (format, input) = formats::parse(&text, args.format).map_err(|err| AnalyzeError::Input { name, err })?;
+    let mut analyzer =
+        engine::Analyzer::new(&options, limits.clone()).map_err(|e| AnalyzeError::Hash(e.to_string()))?;
+
+    // The positions to analyse; for a game, each before its move and the final one.
+    let (positions, moves, game) = match &input {
+        Input::Game(g) => (game_positions(g), g.moves.clone(), Some(g)),
+        Input::Positions(ps) => (ps.clone(), Vec::new(), None),
+    };
+    let bar = progress_bar(positions.len(), args.quiet);
+    let mut sink = Sink { out, kind: args.output, header_done: false };
+    let mut records: Vec<PositionRecord> = Vec::with_capacity(positions.len());
+    let mut previous: Option<(usize, engine::Analysis)> = None;
+    let (mut nodes, mut time_ms) = (0u64, 0u64);
+    for (i, pos) in positions.iter().enumerate() {
+        bar.set_message(format!("ply {}", pos.game_ply().saturating_sub(1)));
+        let a = analyzer.analyse(pos);
+        nodes += a.nodes;
+        time_ms += a.time_ms;
+        // A game's record waits for the next analysis, which judges its played move.
+        if let Some((j, prev)) = previous.take() {
+            let mut r = report::position_record(j, &positions[j], &prev);
+            r.played = Some(report::judge_played(&positions[j], &prev, moves[j], Some(&a)));
+            sink.record(&r)?;
+            records.push(r);
+        }
+        if game.is_some() && i < moves.len() {
+            previous = Some((i, a));
+        } else {
+            let r = report::position_record(i, pos, &a);
+            sink.record(&r)?;
+            records.push(r);
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+
+    let limits_record = LimitsRecord {
+        depth: limits.depth,
+        nodes: limits.nodes,
+        movetime_ms: limits.movetime,
+        multipv: options.multipv,
+        threads: options.threads,
+        hash_mib: options.hash_mib,
+    };
+    let (black, white) = match game {
+        Some(g) => {
+            let [b, w] = report::side_summaries(&records, [g.black.clone(), g.white.clone()]);
+            (Some(b), Some(w))
+        }
+        None => (None, None),
+    };
+    let summary = SummaryRecord {
+        kind: "summary",
+        input: if game.is_some() { "game" } else { "positions" },
+        format: format.to_string(),
+        positions: records.len(),
+        start_sfen: game.map(|g| g.start.to_sfen()),
+        moves: game.map(|g| g.moves.len()),
+        result: game.and_then(|g| g.result.clone()),
+        nodes,
+        time_ms,
+        limits: limits_record,
+        black,
+        white,
+        thresholds: Thresholds::default(),
+    };
+    sink.summary(&summary)?;
+
+    if let Some(path) = &args.plot {
+        let title = match game {
+            Some(g) => format!(
+                "hayate analysis: {} vs {}",
+                g.black.as_deref().unwrap_or("Black"),
+                g.white.as_deref().unwrap_or("White")
+            ),
+            None => "hayate analysis".to_string(),
+        };
+        let svg = plot::svg(&title, &plot_points(&records), &plot_marks(&records));
+        std::fs::write(path, svg).map_err(|err| AnalyzeError::Plot { path: path.clone(), err })?;
+    }
+    Ok(())
+}
+
+/// Black's view of each record, clipped; a finished game counts for its winner.
+fn plot_points(records: &[PositionRecord]) -> Vec<plot::Point> {
+    let clip = report::EVAL_CLIP_CP;
+    records
+        .iter()
+        .map(|r| {
+            let value = match (r.score_black, r.winner) {
+                (Some(report::ScoreJson::Cp(v)), _) => Some(v.clamp(-clip, clip)),
+                (Some(report::ScoreJson::Mate(n)), _) => Some(if n > 0 { clip } else { -clip }),
+                (None, Some("black")) => Some(clip),
+                (None, Some(_)) => Some(-clip),
+                (None, None) => None,
+            };
+            plot::Point { ply: r.ply, value }
+        })
+        .collect()
+}
+
+/// Judged moves, drawn at the position each led to.
+fn plot_marks(records: &[PositionRecord]) -> Vec<plot::Mark> {
+    records
+        .iter()
+        .filter_map(|r| {
+            let p = r.played.as_ref()?;
+            Some(plot::Mark { ply: r.ply + 1, label: p.label?, text: format!("{} {}", r.ply + 1, p.played_move_ja) })
+        })
+        .collect()
+}
+
+/// The positions a game goes through: the start, then one after each move.
+fn game_positions(g: &formats::Game) -> Vec<Position> {
+    let mut p = g.start.clone();
+    let mut out = vec![p.clone()];
+    for &m in &g.moves {
+        p.do_move(m);
+        out.push(p.clone());
+    }
+    out
+}
