@@ -138,6 +138,8 @@ struct Controller {
     /// The running search waits for `stop`/`ponderhit` (infinite or ponder).
     search_holds: bool,
     pending_isready: bool,
+    /// Commands received during a limited search, run when it ends.
+    deferred: std::collections::VecDeque<Command>,
 }
 
 /// Runs the protocol over `input` until `quit` or end of input.
@@ -172,6 +174,7 @@ pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
         searching: false,
         search_holds: false,
         pending_isready: false,
+        deferred: std::collections::VecDeque::new(),
     };
     c.main_loop(rx, done_rx);
 }
@@ -188,12 +191,16 @@ impl Controller {
                         }
                     }
                     Ok(Msg::Eof) | Err(_) => {
-                        // End of input: a limited search finishes and answers; an infinite or
-                        // pondering one is stopped first.
-                        if self.searching && self.search_holds {
-                            self.engine.stop();
+                        // End of input: a limited search finishes and answers, and the
+                        // commands queued behind it run; an infinite or pondering search is
+                        // stopped first.
+                        while self.searching {
+                            if self.search_holds {
+                                self.engine.stop();
+                            }
+                            self.engine.wait();
+                            self.search_done();
                         }
-                        self.engine.wait();
                         return;
                     }
                 },
@@ -219,6 +226,14 @@ impl Controller {
         if self.pending_isready {
             self.pending_isready = false;
             self.out.line("readyok");
+        }
+        // Commands that arrived during the search run now, in order, until one starts a
+        // new search.
+        // (`quit` is never deferred, so `execute` cannot ask to end here.)
+        while !self.searching
+            && let Some(cmd) = self.deferred.pop_front()
+        {
+            self.execute(cmd);
         }
     }
 
@@ -255,6 +270,19 @@ impl Controller {
                 return true;
             }
         };
+        // While a search with a limit runs, commands that need the engine idle wait for it
+        // (a script of `position`/`go` pairs then runs every search to its limit). During an
+        // infinite or pondering search they stop it instead: the GUI has moved on.
+        let urgent = matches!(cmd, Command::Stop | Command::PonderHit(_) | Command::Quit | Command::GameOver(_));
+        if !urgent && self.searching && (!self.search_holds || !self.deferred.is_empty()) {
+            self.deferred.push_back(cmd);
+            return true;
+        }
+        self.execute(cmd)
+    }
+
+    /// Carries out one command; returns false on `quit`.
+    fn execute(&mut self, cmd: Command) -> bool {
         match cmd {
             Command::Quit => return false,
             Command::Usi => self.usi(),
