@@ -20,6 +20,8 @@ pub struct EngineOptions {
     pub draw_value: i32,
     pub entering_king_rule: EnteringKingRule,
     pub max_moves_to_draw: u32,
+    /// When non-zero, searches under a clock search exactly this many nodes instead.
+    pub nodes_limit: u64,
 }
 
 impl Default for EngineOptions {
@@ -35,6 +37,7 @@ impl Default for EngineOptions {
             draw_value: 0,
             entering_king_rule: EnteringKingRule::CSARule27,
             max_moves_to_draw: 0,
+            nodes_limit: 0,
         }
     }
 }

@@ -43,6 +43,7 @@ fn handshake_lists_every_option() {
         "option name EnteringKingRule type combo default CSARule27 var NoEnteringKing var CSARule24 var CSARule24H \
          var CSARule27 var CSARule27H var TryRule",
         "option name MaxMovesToDraw type spin default 0 min 0 max 100000",
+        "option name NodesLimit type spin default 0 min 0 max 1000000000000",
     ];
     for want in expected {
         assert!(options.iter().any(|o| o.as_str() == want), "missing '{want}' in {options:?}");

@@ -116,6 +116,7 @@ const OPTIONS: &[OptDef] = &[
     OptDef { name: "DrawValue", kind: OptKind::Spin { default: 0, min: -30_000, max: 30_000 } },
     OptDef { name: "EnteringKingRule", kind: OptKind::Combo { default: "CSARule27", vars: &RULE_NAMES } },
     OptDef { name: "MaxMovesToDraw", kind: OptKind::Spin { default: 0, min: 0, max: 100_000 } },
+    OptDef { name: "NodesLimit", kind: OptKind::Spin { default: 0, min: 0, max: 1_000_000_000_000 } },
 ];
 
 enum Msg {
@@ -398,6 +399,7 @@ impl Controller {
                     "ResignValue" => o.resign_value = clamped as i32,
                     "DrawValue" => o.draw_value = clamped as i32,
                     "MaxMovesToDraw" => o.max_moves_to_draw = clamped as u32,
+                    "NodesLimit" => o.nodes_limit = clamped as u64,
                     _ => {}
                 }
             }
@@ -497,7 +499,15 @@ impl Controller {
                 self.say(&format!("Nodes searched: {total}"));
             }
             GoKind::Mate(_) => self.say("checkmate notimplemented"),
-            GoKind::Search(limits) => self.start_search(pos, limits),
+            GoKind::Search(mut limits) => {
+                // NodesLimit turns clock searches into fixed-node ones: matches and tests that
+                // must not depend on machine speed or load.
+                let n = self.engine.options.nodes_limit;
+                if n > 0 && limits.uses_clock() && limits.nodes.is_none() && limits.depth.is_none() {
+                    limits = crate::search::Limits { nodes: Some(n), ponder: limits.ponder, ..Default::default() };
+                }
+                self.start_search(pos, limits)
+            }
         }
     }
 
