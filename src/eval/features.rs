@@ -16,7 +16,7 @@
 //! - tempo (the side to move).
 
 use crate::shogi::attacks::{attacks_of, king_attacks};
-use crate::shogi::bitboard::Bitboard;
+use crate::shogi::bitboard::{Bitboard, FILES};
 use crate::shogi::{Color, PieceType, Position, Square};
 
 pub const MATERIAL_BASE: usize = 0;
@@ -36,7 +36,14 @@ pub const ATTACK_HAND: usize = 4;
 pub const KING_ATTACK_BASE: usize = KING_SQ_BASE + 81;
 pub const DEFENDERS: usize = 9;
 pub const DEFENDER_BASE: usize = KING_ATTACK_BASE + ATTACK_UNITS * ATTACK_HAND;
-pub const TEMPO_INDEX: usize = DEFENDER_BASE + DEFENDERS;
+/// Escape squares: king neighbours neither held by own pieces nor attacked (0..=8).
+pub const ESCAPE_BASE: usize = DEFENDER_BASE + DEFENDERS;
+/// Attacked king neighbours (0..=8) by the attacker's non-pawn hand bucket.
+pub const ATTACKED_BASE: usize = ESCAPE_BASE + 9;
+/// The file in front of the king has no own pawn, by whether the enemy has a rook or lance
+/// (on the board or in hand) to use it.
+pub const OPEN_FILE_BASE: usize = ATTACKED_BASE + 9 * ATTACK_HAND;
+pub const TEMPO_INDEX: usize = OPEN_FILE_BASE + 2;
 /// Number of weights.
 pub const NUM_FEATURES: usize = TEMPO_INDEX + 1;
 
@@ -93,10 +100,10 @@ static NEAR3: [Bitboard; 81] = {
     t
 };
 
-/// Attack units of the enemy on the neighbourhood of `c`'s king: each attacked square of the
-/// king's 3x3 area counts once per attacking piece. Only pieces that can reach it are looked
-/// at: step pieces nearby and sliders anywhere.
-fn attack_units(pos: &Position, c: Color) -> u32 {
+/// Attack units of the enemy on the neighbourhood of `c`'s king (each attacked square of the
+/// king's 3x3 area counts once per attacking piece) and the set of attacked squares there. Only
+/// pieces that can reach it are looked at: step pieces nearby and sliders anywhere.
+fn king_attacks_by_enemy(pos: &Position, c: Color) -> (u32, Bitboard) {
     let ksq = pos.king_square(c);
     let zone = king_attacks(ksq) | Bitboard::from_square(ksq);
     let occ = pos.occupied();
@@ -104,11 +111,16 @@ fn attack_units(pos: &Position, c: Color) -> u32 {
     let sliders = pos.pieces_kind(PieceType::Lance) | pos.bishops_horses() | pos.rooks_dragons();
     let candidates = (NEAR3[ksq.index()] | sliders) & pos.pieces_of(attacker);
     let mut units = 0;
-    for sq in candidates.and_not(pos.pieces_kind(PieceType::King)) {
+    let mut attacked = Bitboard::EMPTY;
+    for sq in candidates {
         let pt = pos.piece_on(sq).kind();
-        units += (attacks_of(attacker, pt, sq, occ) & zone).count();
+        let a = attacks_of(attacker, pt, sq, occ) & zone;
+        if pt != PieceType::King {
+            units += a.count();
+        }
+        attacked |= a;
     }
-    units
+    (units, attacked)
 }
 
 #[inline]
@@ -159,10 +171,26 @@ pub fn visit<S: FeatureSink>(pos: &Position, sink: &mut S) {
             }
         }
         sink.add(KING_SQ_BASE + own_king.index(), sign);
-        let units = (attack_units(pos, c) as usize).min(ATTACK_UNITS - 1);
+        let (units, attacked) = king_attacks_by_enemy(pos, c);
+        let units = (units as usize).min(ATTACK_UNITS - 1);
+        let enemy_hand = hand_bucket(pos, !c);
         // Attacks on c's king count against c.
-        sink.add(KING_ATTACK_BASE + units * ATTACK_HAND + hand_bucket(pos, !c), sign);
+        sink.add(KING_ATTACK_BASE + units * ATTACK_HAND + enemy_hand, sign);
         sink.add(DEFENDER_BASE + defenders.min(DEFENDERS - 1), sign);
+        let ksq = pos.king_square(c);
+        let neighbours = king_attacks(ksq);
+        let escapes = neighbours.and_not(pos.pieces_of(c) | attacked).count() as usize;
+        sink.add(ESCAPE_BASE + escapes, sign);
+        sink.add(ATTACKED_BASE + (neighbours & attacked).count() as usize * ATTACK_HAND + enemy_hand, sign);
+        let own_pawn_on_file = (pos.pieces(c, PieceType::Pawn) & FILES[ksq.file() as usize]).is_nonempty();
+        if !own_pawn_on_file {
+            let e = !c;
+            let enemy_line = pos.hand(e).has(PieceType::Rook)
+                || pos.hand(e).has(PieceType::Lance)
+                || (pos.rooks_dragons() & pos.pieces_of(e)).is_nonempty()
+                || pos.pieces(e, PieceType::Lance).is_nonempty();
+            sink.add(OPEN_FILE_BASE + enemy_line as usize, sign);
+        }
     }
     sink.add(TEMPO_INDEX, if pos.side_to_move() == Color::Black { 1 } else { -1 });
 }

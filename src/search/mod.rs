@@ -11,7 +11,7 @@ use crate::eval::{self, Value};
 use crate::shogi::movegen::{self, MoveList};
 use crate::shogi::{EnteringKingRule, Move, Position, RepetitionKind};
 use crate::tt::{Bound, TranspositionTable};
-use movepick::{History, MovePicker, is_capture, is_tactical, piece_to_index};
+use movepick::{History, MovePicker, is_capture, is_tactical, kind_to_index, piece_to_index};
 use params::*;
 use see::see_ge;
 use std::collections::HashMap;
@@ -196,6 +196,8 @@ struct Frame {
     current: Option<Move>,
     /// Piece-to index of `current`, for counter moves.
     current_piece_to: Option<usize>,
+    /// Kind-to index of `current`, for continuation history.
+    current_kind_to: Option<usize>,
     excluded: Option<Move>,
     null_moved: bool,
 }
@@ -830,6 +832,7 @@ impl<'a> Worker<'a> {
                 let r = NMP_BASE_R + depth / NMP_DEPTH_DIV + ((eval_est - beta) / NMP_EVAL_DIV).min(3);
                 self.stack[ply].current = None;
                 self.stack[ply].current_piece_to = None;
+                self.stack[ply].current_kind_to = None;
                 self.stack[ply + 1].null_moved = true;
                 self.pos.do_null_move();
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -850,11 +853,14 @@ impl<'a> Worker<'a> {
             depth -= 1;
         }
 
-        let us = self.pos.side_to_move();
         let prev_piece_to = if ply > 0 { self.stack[ply - 1].current_piece_to } else { None };
         let killers = self.stack[ply].killers;
         let counter = self.data.history.counter_move(prev_piece_to);
-        let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter]);
+        let conts = [
+            if ply >= 1 { self.stack[ply - 1].current_kind_to } else { None },
+            if ply >= 2 { self.stack[ply - 2].current_kind_to } else { None },
+        ];
+        let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter], conts);
 
         let mut best_value = -VALUE_INF;
         let mut best_move: Option<Move> = None;
@@ -885,7 +891,7 @@ impl<'a> Worker<'a> {
             let capture = is_capture(&self.pos, m);
             let tactical = is_tactical(&self.pos, m);
             let gives_check = self.pos.gives_check_with(&check_info, m);
-            let hist_score = if tactical { 0 } else { self.data.history.quiet(us, m) };
+            let hist_score = if tactical { 0 } else { self.data.history.quiet_score(&self.pos, m, &conts) };
 
             // ----- shallow pruning -----
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY {
@@ -936,6 +942,7 @@ impl<'a> Worker<'a> {
 
             self.stack[ply].current = Some(m);
             self.stack[ply].current_piece_to = Some(piece_to_index(&self.pos, m));
+            self.stack[ply].current_kind_to = Some(kind_to_index(&self.pos, m));
             self.pos.do_move(m);
             let new_depth = depth - 1 + extension;
             let mut value;
@@ -1036,10 +1043,10 @@ impl<'a> Worker<'a> {
                     fr.killers[1] = fr.killers[0];
                     fr.killers[0] = Some(bm);
                 }
-                hist.update_quiet(us, bm, bonus);
+                hist.update_quiet_all(&self.pos, bm, &conts, bonus);
                 hist.set_counter_move(prev_piece_to, bm);
                 for &q in &quiets_tried {
-                    hist.update_quiet(us, q, -bonus);
+                    hist.update_quiet_all(&self.pos, q, &conts, -bonus);
                 }
             } else if is_capture(&self.pos, bm) {
                 hist.update_capture(&self.pos, bm, bonus);

@@ -31,6 +31,15 @@ pub fn moved_piece(pos: &Position, m: Move) -> Piece {
     }
 }
 
+/// Index of the moving kind (after promotion) and destination, colour-blind: 15 x 81. The
+/// colour is implied by whose turn it is, which keeps continuation tables small.
+#[inline]
+pub fn kind_to_index(pos: &Position, m: Move) -> usize {
+    moved_piece(pos, m).kind().index() * 81 + m.to().index()
+}
+
+const KIND_TO: usize = 15 * 81;
+
 /// History tables of one search thread; they persist between searches of a game.
 pub struct History {
     /// [colour][from or drop][to]
@@ -39,11 +48,18 @@ pub struct History {
     counter: Vec<Option<Move>>,
     /// Capture history: [moved piece-to][captured kind].
     capture: Vec<i16>,
+    /// Continuation history: [kind-to of an earlier move][kind-to of this move].
+    continuation: Vec<i16>,
 }
 
 impl Default for History {
     fn default() -> Self {
-        History { butterfly: vec![0; 2 * 88 * 81], counter: vec![None; 32 * 81], capture: vec![0; 32 * 81 * 16] }
+        History {
+            butterfly: vec![0; 2 * 88 * 81],
+            counter: vec![None; 32 * 81],
+            capture: vec![0; 32 * 81 * 16],
+            continuation: vec![0; KIND_TO * KIND_TO],
+        }
     }
 }
 
@@ -59,6 +75,29 @@ impl History {
         self.butterfly.fill(0);
         self.counter.fill(None);
         self.capture.fill(0);
+        self.continuation.fill(0);
+    }
+
+    /// Quiet-move score: butterfly history plus the continuation histories of the moves one
+    /// and two plies back (`conts`: their kind-to indices).
+    #[inline]
+    pub fn quiet_score(&self, pos: &Position, m: Move, conts: &[Option<usize>; 2]) -> i32 {
+        let us = pos.side_to_move();
+        let kt = kind_to_index(pos, m);
+        let mut s = self.quiet(us, m);
+        for c in conts.iter().flatten() {
+            s += self.continuation[c * KIND_TO + kt] as i32;
+        }
+        s
+    }
+
+    /// Rewards (or, with a negative bonus, punishes) a quiet move in every quiet table.
+    pub fn update_quiet_all(&mut self, pos: &Position, m: Move, conts: &[Option<usize>; 2], bonus: i32) {
+        self.update_quiet(pos.side_to_move(), m, bonus);
+        let kt = kind_to_index(pos, m);
+        for c in conts.iter().flatten() {
+            gravity(&mut self.continuation[c * KIND_TO + kt], bonus);
+        }
     }
 
     #[inline]
@@ -139,11 +178,18 @@ pub struct MovePicker {
     bad_cur: usize,
     /// Quiescence: captures only, no killers, no quiets.
     captures_only: bool,
+    /// Kind-to indices of the moves one and two plies back (continuation history).
+    conts: [Option<usize>; 2],
 }
 
 impl MovePicker {
     /// Picker for the main search. `killers` holds the two killers and the counter move.
-    pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 3]) -> MovePicker {
+    pub fn new(
+        pos: &Position,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 3],
+        conts: [Option<usize>; 2],
+    ) -> MovePicker {
         let stage = if pos.in_check() { Stage::GenEvasions } else { Stage::TtMove };
         MovePicker {
             stage,
@@ -156,12 +202,13 @@ impl MovePicker {
             bad: MoveList::new(),
             bad_cur: 0,
             captures_only: false,
+            conts,
         }
     }
 
     /// Picker for quiescence search: captures and pawn promotions (all evasions in check).
     pub fn new_qsearch(pos: &Position, tt_move: Option<Move>) -> MovePicker {
-        let mut mp = MovePicker::new(pos, tt_move, [None; 3]);
+        let mut mp = MovePicker::new(pos, tt_move, [None; 3], [None; 2]);
         mp.captures_only = true;
         mp.tt_move = mp.tt_move.filter(|&m| pos.in_check() || is_tactical(pos, m));
         mp
@@ -183,10 +230,9 @@ impl MovePicker {
     }
 
     fn score_quiets(&mut self, pos: &Position, hist: &History) {
-        let us = pos.side_to_move();
         self.scores.clear();
         for &m in self.moves.iter() {
-            self.scores.push(hist.quiet(us, m));
+            self.scores.push(hist.quiet_score(pos, m, &self.conts));
         }
     }
 

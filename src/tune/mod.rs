@@ -64,6 +64,14 @@ pub fn initial_weights() -> Vec<f64> {
                 -(units as f64) * (6.0 + 4.0 * hand as f64);
         }
     }
+    for n in 0..9 {
+        w[features::ESCAPE_BASE + n] = 6.0 * n as f64;
+        for hand in 0..features::ATTACK_HAND {
+            w[features::ATTACKED_BASE + n * features::ATTACK_HAND + hand] = -(n as f64) * (4.0 + 3.0 * hand as f64);
+        }
+    }
+    w[features::OPEN_FILE_BASE] = -10.0;
+    w[features::OPEN_FILE_BASE + 1] = -30.0;
     w[features::TEMPO_INDEX] = 20.0;
     w
 }
