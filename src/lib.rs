@@ -4,11 +4,13 @@
 //! - `eval`: static evaluation.
 //! - `tt`: the shared transposition table.
 //! - `search`: iterative deepening, Lazy SMP threads, time management.
+//! - `mate`: the mate (tsume) solver for `go mate`, and the mate-in-one probe.
 //! - `engine`: the facade the protocol layer drives.
 //! - `usi`: the protocol loop (all text I/O lives here and in the CLI).
 
 pub mod engine;
 pub mod eval;
+pub mod mate;
 pub mod search;
 pub mod shogi;
 pub mod tt;

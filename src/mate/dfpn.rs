@@ -1,0 +1,436 @@
+//! Depth-first proof-number search (Nagai's df-pn) with a bound on the mate length.
+//!
+//! OR nodes: the attacker to move; children are all legal checking moves (captures,
+//! non-promotions and drops included). AND nodes: the defender in check; children are all
+//! legal replies, useless interpositions included. A node is searched with `rem`, the plies
+//! still allowed; "no mate within `rem`" is a disproof at that bound, and the table keeps
+//! proofs and disproofs with their lengths so that one table serves every bound.
+//!
+//! Repetitions: a position already on the current path is disproven for the attacker (a mate
+//! never needs a cycle). Such a disproof depends on the path, so it is marked and never
+//! stored; neither is any disproof that relies on one. Results kept in the table therefore
+//! hold whatever path leads to a position, which makes disproofs exact (no graph-history
+//! errors), and proofs never depend on the path at all.
+
+use super::mate1::mate_in_one;
+use super::table::{INFINITE_DEPTH, Known, MateTable};
+use crate::shogi::Move;
+use crate::shogi::{MoveList, Position, generate_legal};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Proof or disproof number of a settled node.
+const INF: u32 = u32::MAX;
+/// Largest unsettled number; sums saturate here.
+const CAP: u32 = u32::MAX - 1;
+/// Nodes between two looks at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 1024;
+/// The chosen child may grow to (1 + 1/this) times the runner-up's number (see `beyond`).
+const SWITCH_SLACK_DIVISOR: u32 = 4;
+/// An attacker node without a mate in one has no mate within this many plies.
+const NO_MATE_WITHOUT_MATE_IN_ONE: u16 = 2;
+/// A defender node with a legal reply has no mate within this many plies.
+const NO_MATE_WITH_A_REPLY: u16 = 1;
+
+/// Proof and disproof numbers of a node, with what a settled node proved.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NodeValue {
+    pub pn: u32,
+    pub dn: u32,
+    /// Proven: plies to mate.
+    pub len: u16,
+    /// Disproven: no mate within this many plies (`INFINITE_DEPTH`: none at all).
+    pub depth: u16,
+    /// Disproven only because of a repetition on the current path.
+    pub path_dependent: bool,
+}
+
+impl NodeValue {
+    fn proven(len: u16) -> NodeValue {
+        NodeValue { pn: 0, dn: INF, len, depth: 0, path_dependent: false }
+    }
+
+    fn disproven(depth: u16, path_dependent: bool) -> NodeValue {
+        NodeValue { pn: INF, dn: 0, len: 0, depth, path_dependent }
+    }
+
+    fn open(pn: u32, dn: u32) -> NodeValue {
+        NodeValue { pn: pn.clamp(1, CAP), dn: dn.clamp(1, CAP), len: 0, depth: 0, path_dependent: false }
+    }
+
+    fn from_known(k: Known) -> NodeValue {
+        match k {
+            Known::Proven { len } => NodeValue::proven(len),
+            Known::Disproven { depth } => NodeValue::disproven(depth, false),
+            Known::Open { pn, dn } => NodeValue::open(pn, dn),
+        }
+    }
+
+    pub fn is_proven(&self) -> bool {
+        self.pn == 0
+    }
+
+    pub fn is_disproven(&self) -> bool {
+        self.dn == 0
+    }
+
+    pub fn is_settled(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+}
+
+/// One more ply on top of a length bound (`INFINITE_DEPTH` stays infinite).
+fn plus_one(depth: u16) -> u16 {
+    if depth == INFINITE_DEPTH { depth } else { depth.saturating_add(1).min(INFINITE_DEPTH - 1) }
+}
+
+#[derive(Clone, Copy)]
+struct Child {
+    mv: Move,
+    key: u64,
+    v: NodeValue,
+}
+
+/// Limits of one phase of the search.
+#[derive(Clone, Copy)]
+pub(super) struct Budget {
+    pub node_limit: u64,
+    pub deadline: Option<Instant>,
+    pub honour_stop: bool,
+}
+
+pub(super) struct Dfpn<'a> {
+    table: &'a mut MateTable,
+    stop: &'a AtomicBool,
+    pub nodes: u64,
+    budget: Budget,
+    aborted: bool,
+    /// Keys of the positions from the root to the current node (inclusive).
+    path: Vec<u64>,
+    /// Children of every node on the path, node after node (one allocation for the search).
+    children: Vec<Child>,
+    /// Whether a position repeated on the path counts as no mate (see the module notes).
+    detect_repetition: bool,
+}
+
+impl<'a> Dfpn<'a> {
+    pub fn new(table: &'a mut MateTable, stop: &'a AtomicBool) -> Dfpn<'a> {
+        Dfpn {
+            table,
+            stop,
+            nodes: 0,
+            budget: Budget { node_limit: u64::MAX, deadline: None, honour_stop: true },
+            aborted: false,
+            path: Vec::with_capacity(256),
+            children: Vec::with_capacity(4096),
+            detect_repetition: true,
+        }
+    }
+
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+        self.aborted = false;
+    }
+
+    pub fn set_repetition_detection(&mut self, on: bool) {
+        self.detect_repetition = on;
+    }
+
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    pub fn table(&self) -> &MateTable {
+        self.table
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.budget.node_limit {
+            self.aborted = true;
+        } else if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            if self.budget.honour_stop && self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+            if self.budget.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.aborted = true;
+            }
+        }
+    }
+
+    /// Searches `pos` (an attacker node when `or`) until it is settled within `rem` plies or
+    /// the budget runs out. `pos` must be the last position of `path` (see `enter`).
+    pub fn prove(&mut self, pos: &mut Position, or: bool, rem: u16) -> NodeValue {
+        self.mid(pos, or, rem, CAP, CAP)
+    }
+
+    /// Makes `pos` the root of the current path.
+    pub fn reset_path(&mut self, pos: &Position) {
+        self.path.clear();
+        self.path.push(pos.key());
+    }
+
+    /// Plays `m` and extends the path.
+    pub fn enter(&mut self, pos: &mut Position, m: Move) {
+        pos.do_move(m);
+        self.path.push(pos.key());
+    }
+
+    pub fn leave(&mut self, pos: &mut Position, m: Move) {
+        self.path.pop();
+        pos.undo_move(m);
+    }
+
+    fn mid(&mut self, pos: &mut Position, or: bool, rem: u16, thpn: u32, thdn: u32) -> NodeValue {
+        let key = pos.key();
+        let start_nodes = self.nodes;
+        self.count_node();
+        let base = self.children.len();
+        let expanded = if or { self.expand_or(pos, rem) } else { self.expand_and(pos, rem) };
+        if let Some((v, best)) = expanded {
+            self.children.truncate(base);
+            self.store(key, v, best, self.nodes - start_nodes);
+            return v;
+        }
+        let end = self.children.len();
+        let child_rem = rem - 1;
+        let mut value;
+        // Children's numbers change only when searched (a transposition elsewhere in the tree
+        // is picked up the next time this node is expanded), so no table reads in the loop.
+        loop {
+            let Summary { pn, dn, best, second, open } = summarize(or, &self.children[base..end]);
+            value = NodeValue::open(pn, dn);
+            if pn == 0 || dn == 0 {
+                value.pn = pn;
+                value.dn = dn;
+                break;
+            }
+            if pn >= thpn || dn >= thdn || self.aborted {
+                break;
+            }
+            let c = self.children[base + best];
+            // Thresholds of the chosen child: keep it below the runner-up, and below what
+            // the node itself may still spend.
+            // The node's other number is the largest child's plus one per other open child,
+            // so the child may grow until that reaches the node's threshold.
+            let (cthpn, cthdn) = if or {
+                (thpn.min(beyond(second)), thdn - (open - 1))
+            } else {
+                (thpn - (open - 1), thdn.min(beyond(second)))
+            };
+            pos.do_move(c.mv);
+            self.path.push(c.key);
+            let v = self.mid(pos, !or, child_rem, cthpn, cthdn);
+            self.path.pop();
+            pos.undo_move(c.mv);
+            self.children[base + best].v = v;
+        }
+        let (value, best) = if value.is_settled() { settle(or, &self.children[base..end]) } else { (value, None) };
+        self.children.truncate(base);
+        if !self.aborted || value.is_settled() {
+            self.store(key, value, best, self.nodes - start_nodes);
+        }
+        value
+    }
+
+    fn store(&mut self, key: u64, v: NodeValue, best: Option<Move>, work: u64) {
+        if v.is_proven() {
+            self.table.store_proof(key, v.len, best, work);
+        } else if v.is_disproven() {
+            if !v.path_dependent {
+                self.table.store_disproof(key, v.depth, work);
+            }
+        } else {
+            self.table.store_open(key, v.pn, v.dn, work);
+        }
+    }
+
+    fn on_path(&self, key: u64) -> bool {
+        self.detect_repetition && self.path.contains(&key)
+    }
+
+    /// Settles the attacker node at once when it can (mate in one, no check, out of plies);
+    /// otherwise pushes its children.
+    #[inline(never)]
+    fn expand_or(&mut self, pos: &mut Position, rem: u16) -> Option<(NodeValue, Option<Move>)> {
+        let key = pos.key();
+        if rem == 0 {
+            return Some((NodeValue::disproven(0, false), None));
+        }
+        // The table remembers a failed mate-in-one probe, so a node is probed once.
+        if self.table.disproof_depth(key) < NO_MATE_WITHOUT_MATE_IN_ONE {
+            if let Some(m) = mate_in_one(pos) {
+                return Some((NodeValue::proven(1), Some(m)));
+            }
+            self.table.store_disproof(key, NO_MATE_WITHOUT_MATE_IN_ONE, 1);
+        }
+        if rem <= NO_MATE_WITHOUT_MATE_IN_ONE {
+            return Some((NodeValue::disproven(NO_MATE_WITHOUT_MATE_IN_ONE, false), None));
+        }
+        let mut list = MoveList::new();
+        generate_legal(pos, &mut list);
+        let ci = pos.check_info();
+        let base = self.children.len();
+        for &m in &list {
+            if pos.gives_check_with(&ci, m) {
+                let ckey = pos.key_after(m);
+                let v = self.initial_value(ckey, rem - 1);
+                self.children.push(Child { mv: m, key: ckey, v });
+            }
+        }
+        let children = &self.children[base..];
+        if children.is_empty() {
+            return Some((NodeValue::disproven(INFINITE_DEPTH, false), None));
+        }
+        if children.iter().any(|c| c.v.is_proven()) {
+            let settled = settle(true, children);
+            self.children.truncate(base);
+            return Some(settled);
+        }
+        None
+    }
+
+    /// Settles the defender node at once when it can (no reply, out of plies); otherwise
+    /// pushes its replies, probing each unknown one for a mate in one.
+    #[inline(never)]
+    fn expand_and(&mut self, pos: &mut Position, rem: u16) -> Option<(NodeValue, Option<Move>)> {
+        let mut list = MoveList::new();
+        generate_legal(pos, &mut list);
+        if list.is_empty() {
+            return Some((NodeValue::proven(0), None));
+        }
+        if rem <= NO_MATE_WITH_A_REPLY {
+            return Some((NodeValue::disproven(NO_MATE_WITH_A_REPLY, false), None));
+        }
+        let child_rem = rem - 1;
+        let base = self.children.len();
+        let mut repeats = false;
+        // King moves come first in the list: they are the likeliest escapes, and one reply
+        // that holds settles the node at once.
+        for &m in &list {
+            let ckey = pos.key_after(m);
+            let v = if self.on_path(ckey) {
+                repeats = true;
+                NodeValue::disproven(INFINITE_DEPTH, true)
+            } else if let Some(k) = self.table.lookup(ckey, child_rem) {
+                NodeValue::from_known(k)
+            } else {
+                self.count_node();
+                pos.do_move(m);
+                let mate = mate_in_one(pos);
+                pos.undo_move(m);
+                match mate {
+                    Some(mm) => {
+                        self.table.store_proof(ckey, 1, Some(mm), 1);
+                        NodeValue::proven(1)
+                    }
+                    None => {
+                        self.table.store_disproof(ckey, NO_MATE_WITHOUT_MATE_IN_ONE, 1);
+                        if child_rem <= NO_MATE_WITHOUT_MATE_IN_ONE {
+                            NodeValue::disproven(NO_MATE_WITHOUT_MATE_IN_ONE, false)
+                        } else {
+                            NodeValue::open(1, 1)
+                        }
+                    }
+                }
+            };
+            if v.is_disproven() && !v.path_dependent {
+                self.children.truncate(base);
+                return Some((NodeValue::disproven(plus_one(v.depth), false), None));
+            }
+            self.children.push(Child { mv: m, key: ckey, v });
+        }
+        if repeats {
+            self.children.truncate(base);
+            return Some((NodeValue::disproven(INFINITE_DEPTH, true), None));
+        }
+        None
+    }
+
+    fn initial_value(&self, key: u64, rem: u16) -> NodeValue {
+        if self.on_path(key) {
+            return NodeValue::disproven(INFINITE_DEPTH, true);
+        }
+        self.table.lookup(key, rem).map_or(NodeValue::open(1, 1), NodeValue::from_known)
+    }
+}
+
+/// The threshold that lets the chosen child grow somewhat past the runner-up before the search
+/// switches (the "1 + epsilon" trick): switching back and forth between two children whose
+/// numbers grow by one at a time costs a re-expansion of the whole path each time.
+fn beyond(second: u32) -> u32 {
+    second.saturating_add(second / SWITCH_SLACK_DIVISOR).saturating_add(1).min(CAP)
+}
+
+/// The node's numbers from its children, and which child to search next.
+struct Summary {
+    pn: u32,
+    dn: u32,
+    /// The child closest to settling the node (least pn at OR, least dn at AND).
+    best: usize,
+    /// The runner-up's number, which bounds how far the best child may go.
+    second: u32,
+    /// Children that are still open (they add to the node's other number).
+    open: u32,
+}
+
+/// OR: pn = least child pn; AND: dn = least child dn. The other number follows weak proof
+/// numbers (Ueda et al.): the largest child number plus one per other open child, instead of
+/// the sum. Sums count a position once per path that reaches it, and in drop-heavy problems
+/// (interpositions on several squares, in several orders) they grow exponentially until they
+/// saturate and stall the search.
+fn summarize(or: bool, children: &[Child]) -> Summary {
+    let mut best = 0;
+    let mut first = INF;
+    let mut second = INF;
+    let mut largest = 0u32;
+    let mut open = 0u32;
+    for (i, c) in children.iter().enumerate() {
+        let (mine, other) = if or { (c.v.pn, c.v.dn) } else { (c.v.dn, c.v.pn) };
+        if !c.v.is_settled() {
+            open += 1;
+        }
+        if other != INF {
+            largest = largest.max(other);
+        }
+        if mine < first {
+            second = first;
+            first = mine;
+            best = i;
+        } else if mine < second {
+            second = mine;
+        }
+    }
+    // first == 0: settled in the node's favour of `mine`; no open child: settled the other way.
+    let other = if first == 0 {
+        INF
+    } else if open == 0 {
+        0
+    } else {
+        largest.saturating_add(open - 1).min(CAP)
+    };
+    let (pn, dn) = if or { (first, other) } else { (other, first) };
+    Summary { pn, dn, best, second, open }
+}
+
+/// The settled value of a node whose children decide it, and the best move of a proof.
+fn settle(or: bool, children: &[Child]) -> (NodeValue, Option<Move>) {
+    let proven = children.iter().filter(|c| c.v.is_proven());
+    let disproven = children.iter().filter(|c| c.v.is_disproven());
+    if or {
+        if let Some(c) = proven.min_by_key(|c| (c.v.len, c.mv.is_drop())) {
+            return (NodeValue::proven(c.v.len + 1), Some(c.mv));
+        }
+        let depth = disproven.clone().map(|c| c.v.depth).min().unwrap_or(INFINITE_DEPTH);
+        let path_dependent = disproven.into_iter().any(|c| c.v.path_dependent);
+        (NodeValue::disproven(plus_one(depth), path_dependent), None)
+    } else {
+        // The defender's best disproof: one that holds on every path if there is one.
+        if let Some(c) = disproven.max_by_key(|c| (!c.v.path_dependent, c.v.depth)) {
+            return (NodeValue::disproven(plus_one(c.v.depth), c.v.path_dependent), None);
+        }
+        let len = proven.map(|c| c.v.len).max().unwrap_or(0);
+        (NodeValue::proven(len + 1), None)
+    }
+}
