@@ -1,8 +1,13 @@
 use clap::{Parser, Subcommand};
+use hayate::mate::{DEFAULT_MATE_HASH_MIB, DEFAULT_MAX_PLY, MateLimits, MateSolver};
 use hayate::shogi::rules::{JudgeOptions, Verdict, judge};
 use hayate::shogi::{EnteringKingRule, Position, movegen};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Time allowed to `hayate mate` without `--time-ms`.
+const DEFAULT_MATE_TIME_MS: u64 = 10_000;
 
 #[derive(Parser)]
 #[command(name = "hayate", version, about = "hayate: a USI shogi engine")]
@@ -46,6 +51,27 @@ enum Command {
         /// Game length in plies that is drawn (0 = none).
         #[arg(long, default_value_t = 0)]
         max_moves: u32,
+    },
+    /// Mate search (tsume): prints `checkmate M1 M2 ...`, `checkmate nomate` or `checkmate timeout`.
+    Mate {
+        /// Position (default: the initial position); the side to move is the attacker.
+        #[arg(long)]
+        sfen: Option<String>,
+        /// Moves to play from the position first.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Time limit in milliseconds (0 = none).
+        #[arg(long, default_value_t = DEFAULT_MATE_TIME_MS)]
+        time_ms: u64,
+        /// Node limit (default: none).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Table size (MiB).
+        #[arg(long, default_value_t = DEFAULT_MATE_HASH_MIB)]
+        hash: usize,
+        /// Longest mate considered (plies).
+        #[arg(long, default_value_t = DEFAULT_MAX_PLY)]
+        max_ply: u16,
     },
     /// Deterministic search benchmark: fixed positions and depth; prints the node signature.
     Bench {
@@ -128,6 +154,35 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 }
             }
+        }
+        Some(Command::Mate { sfen, moves, time_ms, nodes, hash, max_ply }) => {
+            let pos = match setup(sfen.as_deref(), &moves) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let mut solver = match MateSolver::new(hash) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let time = (time_ms > 0).then(|| Duration::from_millis(time_ms));
+            let limits = MateLimits { time, nodes, max_ply };
+            let r = solver.solve(&pos, &limits, &AtomicBool::new(false));
+            let secs = r.elapsed.as_secs_f64();
+            eprintln!(
+                "time {:.3} s, {} nodes, {:.0} nodes/s{}",
+                secs,
+                r.nodes,
+                r.nodes as f64 / secs.max(1e-9),
+                if r.shortest { ", shortest mate" } else { "" }
+            );
+            println!("{}", r.answer.to_usi());
+            ExitCode::SUCCESS
         }
         Some(Command::Bench { depth, threads, hash }) => {
             if !(1..=64).contains(&depth) || !(1..=1024).contains(&threads) {

@@ -3,7 +3,8 @@
 //! A reader thread turns input lines into messages on a channel; the controller (the calling
 //! thread) handles them one at a time and never waits on a running search: `go` starts it,
 //! `stop`/`ponderhit` flip atomics, and `isready` during a search is answered when the search
-//! ends. Search results arrive through `UsiReporter`, which formats and writes them.
+//! ends. Search results arrive through `UsiReporter`, which formats and writes them. `go mate`
+//! runs the mate solver on its own thread the same way and answers `checkmate ...` from there.
 //!
 //! A `position` command that fails (bad SFEN, illegal move) is never half-applied: the engine
 //! drops its position, says why in `info string error: ...`, and answers a `go` before the next
@@ -13,6 +14,7 @@
 pub mod command;
 
 use crate::engine::Engine;
+use crate::mate::{DEFAULT_MATE_HASH_MIB, MateLimits, MateSolver};
 use crate::search::{BestMove, Limits, Reporter, Score, SearchInfo};
 use crate::shogi::{EnteringKingRule, MoveList, Position, movegen};
 use crate::tt::Bound;
@@ -21,6 +23,15 @@ use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use parking_lot::Mutex;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The mate table never exceeds this (MiB), whatever `USI_Hash` says: it comes on top of the
+/// main hash table.
+const MATE_HASH_MIB_CAP: usize = 1024;
+/// Stack of the mate thread: the proof search recurses once per ply of the longest line.
+const MATE_STACK_BYTES: usize = 64 << 20;
 
 /// Shared, line-buffered output.
 #[derive(Clone)]
@@ -123,14 +134,27 @@ enum Msg {
     Eof,
 }
 
+/// A `go mate` in progress: its stop flag and the thread, which hands the solver (and its
+/// table) back when it ends.
+struct MateJob {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<MateSolver>,
+}
+
 struct Controller {
     engine: Engine,
+    mate_job: Option<MateJob>,
+    /// Kept between `go mate` commands so that the table is allocated once.
+    mate_solver: Option<MateSolver>,
     position: Option<Position>,
     /// Why the last `position` failed; while set, `go` is refused. With neither a position
     /// nor an error (no `position` yet), the start position is used.
     position_error: Option<String>,
     out: Output,
-    done_tx: Sender<()>,
+    /// Carries the number of the search (or mate search) that ended.
+    done_tx: Sender<u64>,
+    /// Number of the latest search started; a late "done" of an earlier one is ignored.
+    job: u64,
     searching: bool,
     /// The running search waits for `stop`/`ponderhit` (infinite or ponder).
     search_holds: bool,
@@ -161,10 +185,13 @@ pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
     let (done_tx, done_rx) = unbounded();
     let mut c = Controller {
         engine: Engine::new(),
+        mate_job: None,
+        mate_solver: None,
         position: None,
         position_error: None,
         out,
         done_tx,
+        job: 0,
         searching: false,
         search_holds: false,
         pending_isready: false,
@@ -173,7 +200,7 @@ pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
 }
 
 impl Controller {
-    fn main_loop(&mut self, rx: Receiver<Msg>, done_rx: Receiver<()>) {
+    fn main_loop(&mut self, rx: Receiver<Msg>, done_rx: Receiver<u64>) {
         loop {
             select! {
                 recv(rx) -> msg => match msg {
@@ -187,24 +214,49 @@ impl Controller {
                         // End of input: a limited search finishes and answers; an infinite or
                         // pondering one is stopped first.
                         if self.searching && self.search_holds {
-                            self.engine.stop();
+                            self.stop_searches();
                         }
                         self.engine.wait();
+                        self.join_mate();
                         return;
                     }
                 },
-                recv(done_rx) -> _ => self.search_done(),
+                recv(done_rx) -> job => {
+                    if job.is_ok_and(|j| j == self.job) {
+                        self.search_done();
+                    }
+                }
             }
         }
     }
 
     fn shutdown(&mut self) {
-        self.engine.stop();
+        // The mate thread stops within a millisecond or two; nothing waits for it, so `quit`
+        // ends the process at once.
+        self.stop_searches();
         self.engine.wait();
+    }
+
+    /// Asks the running search and mate search (if any) to stop; they answer shortly.
+    fn stop_searches(&self) {
+        self.engine.stop();
+        if let Some(j) = &self.mate_job {
+            j.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Waits for the mate thread (after it answered) and keeps its solver for the next time.
+    fn join_mate(&mut self) {
+        if let Some(j) = self.mate_job.take()
+            && let Ok(solver) = j.handle.join()
+        {
+            self.mate_solver = Some(solver);
+        }
     }
 
     fn search_done(&mut self) {
         self.engine.wait();
+        self.join_mate();
         self.searching = false;
         self.search_holds = false;
         if self.pending_isready {
@@ -225,8 +277,9 @@ impl Controller {
     /// idle; a well-behaved GUI has already sent `stop`).
     fn stop_and_wait(&mut self) {
         if self.searching {
-            self.engine.stop();
+            self.stop_searches();
             self.engine.wait();
+            self.join_mate();
             self.searching = false;
             self.search_holds = false;
             if self.pending_isready {
@@ -279,14 +332,14 @@ impl Controller {
                 self.stop_and_wait();
                 self.go(kind);
             }
-            Command::Stop => self.engine.stop(),
+            Command::Stop => self.stop_searches(),
             Command::PonderHit(limits) => {
                 self.search_holds = false;
                 self.engine.ponderhit(limits);
             }
             Command::GameOver(_) => {
                 if self.searching {
-                    self.engine.stop();
+                    self.stop_searches();
                 }
             }
             Command::Display => self.display(),
@@ -437,7 +490,7 @@ impl Controller {
             Err(why) => {
                 self.error(&format!("cannot search: {why}"));
                 match kind {
-                    GoKind::Mate(_) => self.say("checkmate notimplemented"),
+                    GoKind::Mate(_) => self.say("checkmate timeout"),
                     GoKind::Perft(_) => {}
                     GoKind::Search(_) => self.say("bestmove resign"),
                 }
@@ -457,7 +510,7 @@ impl Controller {
                 self.say(&format!("info string perft time {:.3} s nps {:.0}", secs, total as f64 / secs.max(1e-9)));
                 self.say(&format!("Nodes searched: {total}"));
             }
-            GoKind::Mate(_) => self.say("checkmate notimplemented"),
+            GoKind::Mate(time_ms) => self.start_mate(pos, time_ms),
             GoKind::Search(limits) => self.start_search(pos, limits),
         }
     }
@@ -465,14 +518,67 @@ impl Controller {
     fn start_search(&mut self, pos: Position, limits: Limits) {
         let holds = limits.infinite || limits.ponder;
         let reporter = Arc::new(UsiReporter { out: self.out.clone() });
+        self.job += 1;
+        let job = self.job;
         let done = self.done_tx.clone();
         let on_done = Box::new(move || {
-            let _ = done.send(());
+            let _ = done.send(job);
         });
         if let Err(e) = self.engine.go(pos, limits, reporter, on_done) {
             self.error(&format!("{e}; using {} MiB", self.engine.options.hash_mib));
         }
         self.searching = true;
         self.search_holds = holds;
+    }
+
+    /// Starts the mate solver on its own thread; it prints `checkmate ...` when it ends.
+    /// `time_ms`: None for `go mate infinite` (until `stop`).
+    fn start_mate(&mut self, pos: Position, time_ms: Option<u64>) {
+        let mib = self.engine.options.hash_mib.clamp(1, MATE_HASH_MIB_CAP);
+        let solver = match self.mate_solver.take() {
+            Some(s) if s.hash_mib() == mib => Ok(s),
+            _ => {
+                self.mate_solver = None; // free the old table before allocating the new one
+                MateSolver::new(mib).or_else(|e| {
+                    self.error(&format!("{e}; using {DEFAULT_MATE_HASH_MIB} MiB for the mate search"));
+                    MateSolver::new(DEFAULT_MATE_HASH_MIB)
+                })
+            }
+        };
+        let mut solver = match solver {
+            Ok(s) => s,
+            Err(e) => {
+                self.error(&format!("mate search: {e}"));
+                self.say("checkmate timeout");
+                return;
+            }
+        };
+        self.job += 1;
+        let job = self.job;
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let out = self.out.clone();
+        let done = self.done_tx.clone();
+        let limits = MateLimits { time: time_ms.map(Duration::from_millis), ..MateLimits::default() };
+        let spawned = std::thread::Builder::new().name("mate".into()).stack_size(MATE_STACK_BYTES).spawn(move || {
+            let r = solver.solve(&pos, &limits, &flag);
+            let ms = r.elapsed.as_millis() as u64;
+            let nps = r.nodes * 1000 / ms.max(1);
+            out.line(&format!("info time {ms} nodes {} nps {nps}", r.nodes));
+            out.line(&r.answer.to_usi());
+            let _ = done.send(job);
+            solver
+        });
+        match spawned {
+            Ok(handle) => {
+                self.mate_job = Some(MateJob { stop, handle });
+                self.searching = true;
+                self.search_holds = time_ms.is_none();
+            }
+            Err(e) => {
+                self.error(&format!("mate search: cannot start a thread: {e}"));
+                self.say("checkmate timeout");
+            }
+        }
     }
 }
