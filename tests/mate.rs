@@ -1,7 +1,7 @@
 //! Mate search against the reference corpora in tests/data (see tests/data/README.md, section
 //! 4): `mate_in_one` against brute force, and the df-pn solver on every public problem.
 
-use hayate::mate::{MateAnswer, MateLimits, MateSolver, mate_in_one, verify_mate_line};
+use hayate::mate::{MateAnswer, MateLimits, MateSolver, generate_checks, mate_in_one, verify_mate_line};
 use hayate::shogi::movegen::{self, MoveList};
 use hayate::shogi::{Move, Position};
 use serde_json::Value;
@@ -65,9 +65,28 @@ fn brute_force_mates(pos: &mut Position) -> Vec<Move> {
     mates
 }
 
+/// `generate_checks` gives exactly the legal moves that check, each once.
+fn check_checks(pos: &Position) -> Result<(), String> {
+    let mut all = MoveList::new();
+    movegen::generate_legal(pos, &mut all);
+    let mut want: Vec<u16> = all.iter().filter(|&&m| pos.gives_check(m)).map(|m| m.raw()).collect();
+    let mut checks = MoveList::new();
+    generate_checks(pos, &mut checks);
+    let mut got: Vec<u16> = checks.iter().map(|m| m.raw()).collect();
+    want.sort();
+    got.sort();
+    if got == want {
+        return Ok(());
+    }
+    let name = |v: &[u16]| v.iter().filter_map(|&r| Move::from_raw(r)).map(|m| m.to_string()).collect::<Vec<_>>();
+    Err(format!("{}: generate_checks {:?}, legal checks {:?}", pos.to_sfen(), name(&got), name(&want)))
+}
+
 /// `mate_in_one` agrees with brute force on `pos`: it finds a mate exactly when one exists,
-/// and the move it returns is one of them. Ok(whether there is a mate).
+/// and the move it returns is one of them; `generate_checks` is checked on the way.
+/// Ok(whether there is a mate).
 fn check_mate_in_one(pos: &mut Position) -> Result<bool, String> {
+    check_checks(pos)?;
     let mates = brute_force_mates(pos);
     match (mate_in_one(pos), mates.is_empty()) {
         (None, true) => Ok(false),
@@ -157,7 +176,7 @@ fn mate_in_one_matches_brute_force_on_random_positions() {
     let positions: usize = results.iter().map(|r| r.positions).sum();
     let with_mate: usize = results.iter().map(|r| r.with_mate).sum();
     let errs: Vec<&String> = results.iter().flat_map(|r| &r.errors).collect();
-    println!("mate in one: {positions} positions, {with_mate} with a mate, {} disagreements", errs.len());
+    println!("checks and mate in one: {positions} positions, {with_mate} with a mate, {} disagreements", errs.len());
     assert!(errs.is_empty(), "{} disagreements, first: {:?}", errs.len(), &errs[..errs.len().min(5)]);
     // The walks must reach enough mates for the comparison to mean something.
     assert!(with_mate >= MIN_WALK_MATES, "only {with_mate} positions with a mate in one");

@@ -12,10 +12,10 @@
 //! hold whatever path leads to a position, which makes disproofs exact (no graph-history
 //! errors), and proofs never depend on the path at all.
 
+use super::checks::generate_checks;
 use super::mate1::mate_in_one;
-use super::table::{INFINITE_DEPTH, Known, MateTable};
-use crate::shogi::Move;
-use crate::shogi::{MoveList, Position, generate_legal};
+use super::table::{INFINITE_DEPTH, Known, MateTable, TableKey};
+use crate::shogi::{Color, Move, MoveList, Position, generate_legal};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -87,6 +87,7 @@ fn plus_one(depth: u16) -> u16 {
 #[derive(Clone, Copy)]
 struct Child {
     mv: Move,
+    /// Full key of the position after the move (for repetitions).
     key: u64,
     v: NodeValue,
 }
@@ -101,6 +102,8 @@ pub(super) struct Budget {
 
 pub(super) struct Dfpn<'a> {
     table: &'a mut MateTable,
+    /// The side that mates (the side to move at the root).
+    attacker: Color,
     stop: &'a AtomicBool,
     pub nodes: u64,
     budget: Budget,
@@ -114,9 +117,10 @@ pub(super) struct Dfpn<'a> {
 }
 
 impl<'a> Dfpn<'a> {
-    pub fn new(table: &'a mut MateTable, stop: &'a AtomicBool) -> Dfpn<'a> {
+    pub fn new(table: &'a mut MateTable, stop: &'a AtomicBool, attacker: Color) -> Dfpn<'a> {
         Dfpn {
             table,
+            attacker,
             stop,
             nodes: 0,
             budget: Budget { node_limit: u64::MAX, deadline: None, honour_stop: true },
@@ -140,8 +144,30 @@ impl<'a> Dfpn<'a> {
         self.aborted
     }
 
-    pub fn table(&self) -> &MateTable {
-        self.table
+    /// What the table knows about the position after `m`, for a search allowed `rem` plies.
+    pub fn lookup_after(&self, pos: &Position, m: Move, rem: u16) -> Option<Known> {
+        self.table.lookup(self.table_key_after(pos, m).1, rem)
+    }
+
+    fn table_key(&self, pos: &Position) -> TableKey {
+        TableKey { board: pos.board_key(), hand: pos.hand(self.attacker) }
+    }
+
+    /// Full key and table key of the position after `m`.
+    fn table_key_after(&self, pos: &Position, m: Move) -> (u64, TableKey) {
+        let (board, hand_key) = pos.keys_after(m);
+        let mut hand = pos.hand(self.attacker);
+        if pos.side_to_move() == self.attacker {
+            if m.is_drop() {
+                hand.remove(m.drop_kind());
+            } else {
+                let captured = pos.piece_on(m.to());
+                if !captured.is_empty() {
+                    hand.add(captured.kind().unpromote());
+                }
+            }
+        }
+        (board ^ hand_key, TableKey { board, hand })
     }
 
     #[inline]
@@ -183,14 +209,14 @@ impl<'a> Dfpn<'a> {
     }
 
     fn mid(&mut self, pos: &mut Position, or: bool, rem: u16, thpn: u32, thdn: u32) -> NodeValue {
-        let key = pos.key();
+        let key = self.table_key(pos);
         let start_nodes = self.nodes;
         self.count_node();
         let base = self.children.len();
         let expanded = if or { self.expand_or(pos, rem) } else { self.expand_and(pos, rem) };
-        if let Some((v, best)) = expanded {
+        if let Some(v) = expanded {
             self.children.truncate(base);
-            self.store(key, v, best, self.nodes - start_nodes);
+            self.store(key, v, self.nodes - start_nodes);
             return v;
         }
         let end = self.children.len();
@@ -226,17 +252,17 @@ impl<'a> Dfpn<'a> {
             pos.undo_move(c.mv);
             self.children[base + best].v = v;
         }
-        let (value, best) = if value.is_settled() { settle(or, &self.children[base..end]) } else { (value, None) };
+        let value = if value.is_settled() { settle(or, &self.children[base..end]) } else { value };
         self.children.truncate(base);
         if !self.aborted || value.is_settled() {
-            self.store(key, value, best, self.nodes - start_nodes);
+            self.store(key, value, self.nodes - start_nodes);
         }
         value
     }
 
-    fn store(&mut self, key: u64, v: NodeValue, best: Option<Move>, work: u64) {
+    fn store(&mut self, key: TableKey, v: NodeValue, work: u64) {
         if v.is_proven() {
-            self.table.store_proof(key, v.len, best, work);
+            self.table.store_proof(key, v.len, work);
         } else if v.is_disproven() {
             if !v.path_dependent {
                 self.table.store_disproof(key, v.depth, work);
@@ -253,35 +279,36 @@ impl<'a> Dfpn<'a> {
     /// Settles the attacker node at once when it can (mate in one, no check, out of plies);
     /// otherwise pushes its children.
     #[inline(never)]
-    fn expand_or(&mut self, pos: &mut Position, rem: u16) -> Option<(NodeValue, Option<Move>)> {
-        let key = pos.key();
+    fn expand_or(&mut self, pos: &mut Position, rem: u16) -> Option<NodeValue> {
+        let key = self.table_key(pos);
         if rem == 0 {
-            return Some((NodeValue::disproven(0, false), None));
+            return Some(NodeValue::disproven(0, false));
         }
         // The table remembers a failed mate-in-one probe, so a node is probed once.
         if self.table.disproof_depth(key) < NO_MATE_WITHOUT_MATE_IN_ONE {
-            if let Some(m) = mate_in_one(pos) {
-                return Some((NodeValue::proven(1), Some(m)));
+            if mate_in_one(pos).is_some() {
+                return Some(NodeValue::proven(1));
             }
             self.table.store_disproof(key, NO_MATE_WITHOUT_MATE_IN_ONE, 1);
         }
         if rem <= NO_MATE_WITHOUT_MATE_IN_ONE {
-            return Some((NodeValue::disproven(NO_MATE_WITHOUT_MATE_IN_ONE, false), None));
+            return Some(NodeValue::disproven(NO_MATE_WITHOUT_MATE_IN_ONE, false));
         }
         let mut list = MoveList::new();
-        generate_legal(pos, &mut list);
-        let ci = pos.check_info();
+        generate_checks(pos, &mut list);
         let base = self.children.len();
         for &m in &list {
-            if pos.gives_check_with(&ci, m) {
-                let ckey = pos.key_after(m);
-                let v = self.initial_value(ckey, rem - 1);
-                self.children.push(Child { mv: m, key: ckey, v });
-            }
+            let (ckey, tkey) = self.table_key_after(pos, m);
+            let v = if self.on_path(ckey) {
+                NodeValue::disproven(INFINITE_DEPTH, true)
+            } else {
+                self.table.lookup(tkey, rem - 1).map_or(NodeValue::open(1, 1), NodeValue::from_known)
+            };
+            self.children.push(Child { mv: m, key: ckey, v });
         }
         let children = &self.children[base..];
         if children.is_empty() {
-            return Some((NodeValue::disproven(INFINITE_DEPTH, false), None));
+            return Some(NodeValue::disproven(INFINITE_DEPTH, false));
         }
         if children.iter().any(|c| c.v.is_proven()) {
             let settled = settle(true, children);
@@ -294,14 +321,14 @@ impl<'a> Dfpn<'a> {
     /// Settles the defender node at once when it can (no reply, out of plies); otherwise
     /// pushes its replies, probing each unknown one for a mate in one.
     #[inline(never)]
-    fn expand_and(&mut self, pos: &mut Position, rem: u16) -> Option<(NodeValue, Option<Move>)> {
+    fn expand_and(&mut self, pos: &mut Position, rem: u16) -> Option<NodeValue> {
         let mut list = MoveList::new();
         generate_legal(pos, &mut list);
         if list.is_empty() {
-            return Some((NodeValue::proven(0), None));
+            return Some(NodeValue::proven(0));
         }
         if rem <= NO_MATE_WITH_A_REPLY {
-            return Some((NodeValue::disproven(NO_MATE_WITH_A_REPLY, false), None));
+            return Some(NodeValue::disproven(NO_MATE_WITH_A_REPLY, false));
         }
         let child_rem = rem - 1;
         let base = self.children.len();
@@ -309,11 +336,11 @@ impl<'a> Dfpn<'a> {
         // King moves come first in the list: they are the likeliest escapes, and one reply
         // that holds settles the node at once.
         for &m in &list {
-            let ckey = pos.key_after(m);
+            let (ckey, tkey) = self.table_key_after(pos, m);
             let v = if self.on_path(ckey) {
                 repeats = true;
                 NodeValue::disproven(INFINITE_DEPTH, true)
-            } else if let Some(k) = self.table.lookup(ckey, child_rem) {
+            } else if let Some(k) = self.table.lookup(tkey, child_rem) {
                 NodeValue::from_known(k)
             } else {
                 self.count_node();
@@ -321,12 +348,12 @@ impl<'a> Dfpn<'a> {
                 let mate = mate_in_one(pos);
                 pos.undo_move(m);
                 match mate {
-                    Some(mm) => {
-                        self.table.store_proof(ckey, 1, Some(mm), 1);
+                    Some(_) => {
+                        self.table.store_proof(tkey, 1, 1);
                         NodeValue::proven(1)
                     }
                     None => {
-                        self.table.store_disproof(ckey, NO_MATE_WITHOUT_MATE_IN_ONE, 1);
+                        self.table.store_disproof(tkey, NO_MATE_WITHOUT_MATE_IN_ONE, 1);
                         if child_rem <= NO_MATE_WITHOUT_MATE_IN_ONE {
                             NodeValue::disproven(NO_MATE_WITHOUT_MATE_IN_ONE, false)
                         } else {
@@ -337,22 +364,15 @@ impl<'a> Dfpn<'a> {
             };
             if v.is_disproven() && !v.path_dependent {
                 self.children.truncate(base);
-                return Some((NodeValue::disproven(plus_one(v.depth), false), None));
+                return Some(NodeValue::disproven(plus_one(v.depth), false));
             }
             self.children.push(Child { mv: m, key: ckey, v });
         }
         if repeats {
             self.children.truncate(base);
-            return Some((NodeValue::disproven(INFINITE_DEPTH, true), None));
+            return Some(NodeValue::disproven(INFINITE_DEPTH, true));
         }
         None
-    }
-
-    fn initial_value(&self, key: u64, rem: u16) -> NodeValue {
-        if self.on_path(key) {
-            return NodeValue::disproven(INFINITE_DEPTH, true);
-        }
-        self.table.lookup(key, rem).map_or(NodeValue::open(1, 1), NodeValue::from_known)
     }
 }
 
@@ -414,23 +434,23 @@ fn summarize(or: bool, children: &[Child]) -> Summary {
     Summary { pn, dn, best, second, open }
 }
 
-/// The settled value of a node whose children decide it, and the best move of a proof.
-fn settle(or: bool, children: &[Child]) -> (NodeValue, Option<Move>) {
+/// The settled value of a node whose children decide it.
+fn settle(or: bool, children: &[Child]) -> NodeValue {
     let proven = children.iter().filter(|c| c.v.is_proven());
     let disproven = children.iter().filter(|c| c.v.is_disproven());
     if or {
-        if let Some(c) = proven.min_by_key(|c| (c.v.len, c.mv.is_drop())) {
-            return (NodeValue::proven(c.v.len + 1), Some(c.mv));
+        if let Some(len) = proven.map(|c| c.v.len).min() {
+            return NodeValue::proven(len + 1);
         }
         let depth = disproven.clone().map(|c| c.v.depth).min().unwrap_or(INFINITE_DEPTH);
         let path_dependent = disproven.into_iter().any(|c| c.v.path_dependent);
-        (NodeValue::disproven(plus_one(depth), path_dependent), None)
+        NodeValue::disproven(plus_one(depth), path_dependent)
     } else {
         // The defender's best disproof: one that holds on every path if there is one.
         if let Some(c) = disproven.max_by_key(|c| (!c.v.path_dependent, c.v.depth)) {
-            return (NodeValue::disproven(plus_one(c.v.depth), c.v.path_dependent), None);
+            return NodeValue::disproven(plus_one(c.v.depth), c.v.path_dependent);
         }
         let len = proven.map(|c| c.v.len).max().unwrap_or(0);
-        (NodeValue::proven(len + 1), None)
+        NodeValue::proven(len + 1)
     }
 }

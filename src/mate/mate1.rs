@@ -7,12 +7,13 @@
 //! Drops follow the full rules (nifu, dead squares, and a defender's pawn drop that would itself
 //! mate the attacker's king is illegal, so it is no defence).
 
+use super::checks::generate_checks;
 use crate::shogi::attacks::{
     aligned, between, bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks, lance_pseudo_attacks,
     pawn_attacks, rook_attacks, silver_attacks,
 };
 use crate::shogi::bitboard::{Bitboard, RANKS};
-use crate::shogi::{Color, Hand, Move, MoveList, PieceType, Position, Square, generate_legal};
+use crate::shogi::{Color, Hand, Move, MoveList, PieceType, Position, Square};
 
 /// The pieces of a position grouped by how they attack, enough to decide mate.
 #[derive(Clone, Copy)]
@@ -264,10 +265,9 @@ pub fn mate_in_one(pos: &Position) -> Option<Move> {
     let us = pos.side_to_move();
     let them = !us;
     let mut list = MoveList::new();
-    generate_legal(pos, &mut list);
-    let ci = pos.check_info();
+    generate_checks(pos, &mut list);
     let base = Sketch::of(pos);
-    list.into_iter().filter(|&m| pos.gives_check_with(&ci, m)).find(|&m| {
+    list.into_iter().find(|&m| {
         let after = base.after(pos, us, m);
         let checkers = after.attackers_to(us, after.king[them.index()], after.occupied());
         debug_assert!(checkers.is_nonempty(), "{m} was said to give check");

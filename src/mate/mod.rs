@@ -2,6 +2,7 @@
 //! probe for the main search.
 //!
 //! - `mate1`: `mate_in_one`, allocation-free, on `&Position`.
+//! - `checks`: a direct generator of every legal check.
 //! - `dfpn`: the proof-number search with a bound on the mate length.
 //! - `table`: its own transposition table, fixed in size.
 //! - `pv`: the main line of a proven mate.
@@ -13,11 +14,13 @@
 //! move; the defender may play any legal move, useless interpositions included. A mate line is
 //! replayed and checked before it is returned, so a table fault can never produce a false mate.
 
+mod checks;
 mod dfpn;
 mod mate1;
 mod pv;
 mod table;
 
+pub use checks::generate_checks;
 pub use mate1::mate_in_one;
 pub use table::MateTable;
 
@@ -115,7 +118,7 @@ impl MateSolver {
             deadline: limits.time.map(|t| start + t),
             honour_stop: true,
         };
-        let mut s = Dfpn::new(&mut self.table, stop);
+        let mut s = Dfpn::new(&mut self.table, stop, root.side_to_move());
         s.set_budget(budget);
         s.reset_path(&root);
         let v = s.prove(&mut root, true, limits.max_ply);

@@ -8,6 +8,7 @@
 //! pointless drops (attacker sacrifices, defender interpositions that only lose a piece) out of
 //! the line when something else is as good.
 
+use super::checks::generate_checks;
 use super::dfpn::Dfpn;
 use super::table::Known;
 use crate::shogi::{Move, MoveList, Position, generate_legal};
@@ -24,7 +25,11 @@ pub(super) fn extract(s: &mut Dfpn, root: &mut Position, len: u16, exact: bool) 
             break false; // lengths only shrink along the line; this would be a table fault
         }
         let mut list = MoveList::new();
-        generate_legal(root, &mut list);
+        if attacker {
+            generate_checks(root, &mut list);
+        } else {
+            generate_legal(root, &mut list);
+        }
         let pick = if attacker {
             pick_attack(s, root, &list, rem)
         } else if list.is_empty() {
@@ -44,18 +49,15 @@ pub(super) fn extract(s: &mut Dfpn, root: &mut Position, len: u16, exact: bool) 
     complete.then_some(line)
 }
 
-/// A check with the shortest proven mate within `rem` plies, and that mate's length from the
-/// position after it.
+/// Among `list` (the checks), the one with the shortest proven mate within `rem` plies, and
+/// that mate's length from the position after it.
 fn pick_attack(s: &mut Dfpn, pos: &mut Position, list: &MoveList, rem: u16) -> Option<(Move, u16)> {
     if rem == 0 {
         return None;
     }
-    let ci = pos.check_info();
-    let mut checks: Vec<(Move, u64)> =
-        list.iter().filter(|&&m| pos.gives_check_with(&ci, m)).map(|&m| (m, pos.key_after(m))).collect();
-    let known = checks
+    let known = list
         .iter()
-        .filter_map(|&(m, key)| match s.table().lookup(key, rem - 1) {
+        .filter_map(|&m| match s.lookup_after(pos, m, rem - 1) {
             Some(Known::Proven { len }) => Some((len, m.is_drop(), m)),
             _ => None,
         })
@@ -65,14 +67,15 @@ fn pick_attack(s: &mut Dfpn, pos: &mut Position, list: &MoveList, rem: u16) -> O
     }
     // Lost from the table (replaced) or proven only at a longer length: search, most
     // promising first.
-    let estimate = |s: &Dfpn, key: u64| match s.table().lookup(key, rem - 1) {
+    let estimate = |s: &Dfpn, pos: &Position, m: Move| match s.lookup_after(pos, m, rem - 1) {
         Some(Known::Open { pn, .. }) => pn,
         Some(Known::Disproven { .. }) => u32::MAX,
         _ => 1,
     };
-    checks.sort_by_key(|&(m, key)| (estimate(s, key), m.is_drop()));
-    for (m, key) in checks {
-        if estimate(s, key) == u32::MAX {
+    let mut checks: Vec<(u32, bool, Move)> = list.iter().map(|&m| (estimate(s, pos, m), m.is_drop(), m)).collect();
+    checks.sort_by_key(|&(estimate, drop, _)| (estimate, drop));
+    for (estimate, _, m) in checks {
+        if estimate == u32::MAX {
             continue;
         }
         s.enter(pos, m);
@@ -101,8 +104,7 @@ fn pick_defence(s: &mut Dfpn, pos: &mut Position, list: &MoveList, rem: u16, exa
             return replies.first().map(|&m| (m, rem - 1));
         }
         for &m in &replies {
-            let key = pos.key_after(m);
-            let holds = match s.table().lookup(key, rem - 3) {
+            let holds = match s.lookup_after(pos, m, rem - 3) {
                 Some(Known::Disproven { .. }) => true,
                 Some(Known::Proven { .. }) => false,
                 _ => {
@@ -123,8 +125,7 @@ fn pick_defence(s: &mut Dfpn, pos: &mut Position, list: &MoveList, rem: u16, exa
     }
     let mut best: Option<(u16, bool, Move)> = None;
     for &m in &replies {
-        let key = pos.key_after(m);
-        let len = match s.table().lookup(key, rem - 1) {
+        let len = match s.lookup_after(pos, m, rem - 1) {
             Some(Known::Proven { len }) => len,
             _ => {
                 s.enter(pos, m);
