@@ -125,3 +125,51 @@ fn quit_during_mate_search_exits_quickly() {
     assert!(e.wait_exit(Duration::from_millis(100)), "quit took longer than 100 ms");
     assert!(t.elapsed() < Duration::from_millis(150));
 }
+
+/// Runs `hayate ARGS`; returns (exit status, stdout, stderr).
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hayate")).args(args).output().expect("run hayate");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn cli_prints_the_same_answers() {
+    let (code, out, _) = cli(&["mate", "--sfen", MATE_IN_7, "--time-ms", "5000"]);
+    assert_eq!(code, 0);
+    assert_eq!(checked_line(MATE_IN_7, out.trim()).len(), 7, "{out}");
+    let (code, out, _) = cli(&["mate", "--sfen", NO_MATE]);
+    assert_eq!((code, out.trim()), (0, "checkmate nomate"));
+    let (code, out, _) = cli(&["mate", "--sfen", HARD, "--time-ms", "100"]);
+    assert_eq!((code, out.trim()), (0, "checkmate timeout"));
+    // --moves: from the start of mate0441, after its first two moves a mate in five is left.
+    let (code, out, _) = cli(&["mate", "--sfen", MATE_IN_7, "--moves", "B*7b", "8a7a"]);
+    assert_eq!(code, 0);
+    let after = {
+        let mut p = Position::from_sfen(MATE_IN_7).unwrap();
+        for m in ["B*7b", "8a7a"] {
+            let mv = p.parse_usi_move(m).unwrap();
+            p.do_move(mv);
+        }
+        p.to_sfen()
+    };
+    assert_eq!(checked_line(&after, out.trim()).len(), 5, "{out}");
+}
+
+#[test]
+fn cli_rejects_bad_input_with_status_2() {
+    for args in [
+        &["mate", "--sfen", "9/9/9 b - 1"][..],
+        &["mate", "--sfen", MATE_IN_7, "--moves", "7g7f"],
+        &["mate", "--sfen", MATE_IN_7, "--moves", "wibble"],
+        &["mate", "--time-ms", "soon"],
+    ] {
+        let (code, out, err) = cli(args);
+        assert_eq!(code, 2, "{args:?}: stdout {out}, stderr {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("error"), "{args:?}: {err}");
+    }
+}
