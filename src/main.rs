@@ -1,5 +1,7 @@
 use clap::{Parser, Subcommand};
-use hayate::mate::{DEFAULT_MATE_HASH_MIB, DEFAULT_MAX_PLY, MateLimits, MateSolver};
+use hayate::mate::{
+    DEFAULT_MATE_HASH_MIB, DEFAULT_MAX_PLY, MAX_SUPPORTED_PLY, MateLimits, MateSolver, SOLVER_STACK_BYTES,
+};
 use hayate::shogi::rules::{JudgeOptions, Verdict, judge};
 use hayate::shogi::{EnteringKingRule, Position, movegen};
 use std::process::ExitCode;
@@ -69,7 +71,7 @@ enum Command {
         /// Table size (MiB).
         #[arg(long, default_value_t = DEFAULT_MATE_HASH_MIB)]
         hash: usize,
-        /// Longest mate considered (plies).
+        /// Longest mate considered (plies, at most 1023).
         #[arg(long, default_value_t = DEFAULT_MAX_PLY)]
         max_ply: u16,
     },
@@ -156,6 +158,10 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Mate { sfen, moves, time_ms, nodes, hash, max_ply }) => {
+            if max_ply > MAX_SUPPORTED_PLY {
+                eprintln!("error: --max-ply must be at most {MAX_SUPPORTED_PLY}");
+                return ExitCode::from(2);
+            }
             let pos = match setup(sfen.as_deref(), &moves) {
                 Ok(p) => p,
                 Err(e) => {
@@ -172,7 +178,19 @@ fn main() -> ExitCode {
             };
             let time = (time_ms > 0).then(|| Duration::from_millis(time_ms));
             let limits = MateLimits { time, nodes, max_ply };
-            let r = solver.solve(&pos, &limits, &AtomicBool::new(false));
+            // On a thread with a stack sized for the deepest search.
+            let solved = std::thread::Builder::new()
+                .stack_size(SOLVER_STACK_BYTES)
+                .spawn(move || solver.solve(&pos, &limits, &AtomicBool::new(false)))
+                .map_err(|e| e.to_string())
+                .and_then(|h| h.join().map_err(|_| "the mate search failed".to_string()));
+            let r = match solved {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
             let secs = r.elapsed.as_secs_f64();
             eprintln!(
                 "time {:.3} s, {} nodes, {:.0} nodes/s{}",

@@ -34,17 +34,21 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_MAX_PLY: u16 = 255;
 /// Table size for `go mate` and the CLI unless told otherwise (MiB).
 pub const DEFAULT_MATE_HASH_MIB: usize = 64;
+/// Longest mate accepted in `MateLimits::max_ply`: the search recurses once per ply.
+pub const MAX_SUPPORTED_PLY: u16 = 1023;
+/// Stack for a thread that runs `MateSolver::solve` (enough for `MAX_SUPPORTED_PLY` plies).
+pub const SOLVER_STACK_BYTES: usize = 64 << 20;
 /// Nodes granted to finish the line of a proven mate after the budget ran out: the proof is in
 /// the table, so this is mostly lookups.
-const LINE_RESCUE_NODES: u64 = 2_000_000;
+const LINE_RESCUE_NODES: u64 = 500_000;
 
 /// How long to search.
 #[derive(Clone, Copy, Debug)]
 pub struct MateLimits {
     pub time: Option<Duration>,
     pub nodes: Option<u64>,
-    /// Longest mate (plies) considered. A position whose only disproofs run into this bound is
-    /// answered `timeout`, not `nomate`.
+    /// Longest mate (plies) considered, at most `MAX_SUPPORTED_PLY`. A position whose only
+    /// disproofs run into this bound is answered `timeout`, not `nomate`.
     pub max_ply: u16,
 }
 
@@ -121,7 +125,7 @@ impl MateSolver {
         let mut s = Dfpn::new(&mut self.table, stop, root.side_to_move());
         s.set_budget(budget);
         s.reset_path(&root);
-        let v = s.prove(&mut root, true, limits.max_ply);
+        let v = s.prove(&mut root, true, limits.max_ply.min(MAX_SUPPORTED_PLY));
         if !v.is_proven() {
             let answer = if v.is_disproven() && v.depth == table::INFINITE_DEPTH {
                 MateAnswer::NoMate

@@ -14,7 +14,7 @@
 pub mod command;
 
 use crate::engine::Engine;
-use crate::mate::{DEFAULT_MATE_HASH_MIB, MateLimits, MateSolver};
+use crate::mate::{DEFAULT_MATE_HASH_MIB, MateLimits, MateSolver, SOLVER_STACK_BYTES};
 use crate::search::{BestMove, Limits, Reporter, Score, SearchInfo};
 use crate::shogi::{EnteringKingRule, MoveList, Position, movegen};
 use crate::tt::Bound;
@@ -27,11 +27,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// The mate table never exceeds this (MiB), whatever `USI_Hash` says: it comes on top of the
-/// main hash table.
+/// The mate table takes this fraction of `USI_Hash` (it comes on top of the main table)...
+const MATE_HASH_DIVISOR: usize = 4;
+/// ...and never more than this (MiB).
 const MATE_HASH_MIB_CAP: usize = 1024;
-/// Stack of the mate thread: the proof search recurses once per ply of the longest line.
-const MATE_STACK_BYTES: usize = 64 << 20;
 
 /// Shared, line-buffered output.
 #[derive(Clone)]
@@ -534,7 +533,7 @@ impl Controller {
     /// Starts the mate solver on its own thread; it prints `checkmate ...` when it ends.
     /// `time_ms`: None for `go mate infinite` (until `stop`).
     fn start_mate(&mut self, pos: Position, time_ms: Option<u64>) {
-        let mib = self.engine.options.hash_mib.clamp(1, MATE_HASH_MIB_CAP);
+        let mib = (self.engine.options.hash_mib / MATE_HASH_DIVISOR).clamp(1, MATE_HASH_MIB_CAP);
         let solver = match self.mate_solver.take() {
             Some(s) if s.hash_mib() == mib => Ok(s),
             _ => {
@@ -560,7 +559,7 @@ impl Controller {
         let out = self.out.clone();
         let done = self.done_tx.clone();
         let limits = MateLimits { time: time_ms.map(Duration::from_millis), ..MateLimits::default() };
-        let spawned = std::thread::Builder::new().name("mate".into()).stack_size(MATE_STACK_BYTES).spawn(move || {
+        let spawned = std::thread::Builder::new().name("mate".into()).stack_size(SOLVER_STACK_BYTES).spawn(move || {
             let r = solver.solve(&pos, &limits, &flag);
             let ms = r.elapsed.as_millis() as u64;
             let nps = r.nodes * 1000 / ms.max(1);
