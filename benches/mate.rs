@@ -63,6 +63,7 @@ fn corpus_pass() {
     let (mut solved, mut shortest, mut nomate, mut timeout, mut mates) = (0, 0, 0, 0, 0);
     let mut slowest = (Duration::ZERO, String::new());
     let mut nodes = 0;
+    let mut mate_nodes = 0;
     for p in problems() {
         let Ok(pos) = Position::from_sfen(&p.sfen) else { continue };
         let r = solver.solve(&pos, &limits, &stop);
@@ -77,6 +78,9 @@ fn corpus_pass() {
         by_length.entry(p.mate_length).or_default().push(r.elapsed);
         all.push(r.elapsed);
         nodes += r.nodes;
+        if p.mate_length.is_some() {
+            mate_nodes += r.nodes;
+        }
         if r.elapsed > slowest.0 {
             slowest = (r.elapsed, p.id.clone());
         }
@@ -89,7 +93,7 @@ fn corpus_pass() {
     println!("mate corpus: {} problems, node budget {PROBLEM_NODES}, table {HASH_MIB} MiB", all.len());
     println!(
         "  mates: {solved}/{mates} solved with a line of exactly mate_length plies ({shortest} proven shortest); \
-         median {}, worst {}",
+         median {}, worst {}, {mate_nodes} nodes",
         ms(med_mates),
         ms(worst_mates)
     );

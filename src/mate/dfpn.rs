@@ -6,11 +6,19 @@
 //! still allowed; "no mate within `rem`" is a disproof at that bound, and the table keeps
 //! proofs and disproofs with their lengths so that one table serves every bound.
 //!
+//! Every attacker node first tries `mate_in_one`, and a defender node probes each new reply
+//! with it, so the last two plies of every line cost one probe. Proof and disproof numbers
+//! start at 1; AND nodes use weak proof numbers (see `summarize`), and the child's threshold
+//! lets it grow past the runner-up by a quarter before the search switches.
+//!
 //! Repetitions: a position already on the current path is disproven for the attacker (a mate
 //! never needs a cycle). Such a disproof depends on the path, so it is marked and never
 //! stored; neither is any disproof that relies on one. Results kept in the table therefore
 //! hold whatever path leads to a position, which makes disproofs exact (no graph-history
-//! errors), and proofs never depend on the path at all.
+//! errors), and proofs never depend on the path at all. Only the first search, bounded by the
+//! ply cap alone, needs this: it is what lets a perpetual chase count as no mate. The shorter
+//! bounded searches that follow end by themselves and run without it, so all they find can
+//! be stored.
 
 use super::checks::generate_checks;
 use super::mate1::mate_in_one;
@@ -21,7 +29,7 @@ use std::time::Instant;
 
 /// Proof or disproof number of a settled node.
 const INF: u32 = u32::MAX;
-/// Largest unsettled number; sums saturate here.
+/// Largest unsettled number; numbers saturate here.
 const CAP: u32 = u32::MAX - 1;
 /// Nodes between two looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
@@ -236,12 +244,12 @@ impl<'a> Dfpn<'a> {
                 break;
             }
             let c = self.children[base + best];
-            // Thresholds of the chosen child: keep it below the runner-up, and below what
-            // the node itself may still spend.
-            // The node's other number is the largest child's plus one per other open child,
-            // so the child may grow until that reaches the node's threshold.
+            // Thresholds of the chosen child: a little past the runner-up on its own side; on
+            // the other side up to where the node would reach its own threshold (OR: the
+            // siblings' dns add to the child's; AND: the largest pn plus one per other open
+            // child).
             let (cthpn, cthdn) = if or {
-                (thpn.min(beyond(second)), thdn - (open - 1))
+                (thpn.min(beyond(second)), thdn - (dn - c.v.dn))
             } else {
                 (thpn - (open - 1), thdn.min(beyond(second)))
             };
@@ -391,20 +399,23 @@ struct Summary {
     best: usize,
     /// The runner-up's number, which bounds how far the best child may go.
     second: u32,
-    /// Children that are still open (they add to the node's other number).
+    /// Children that are still open (each adds to an AND node's pn).
     open: u32,
 }
 
-/// OR: pn = least child pn; AND: dn = least child dn. The other number follows weak proof
-/// numbers (Ueda et al.): the largest child number plus one per other open child, instead of
-/// the sum. Sums count a position once per path that reaches it, and in drop-heavy problems
-/// (interpositions on several squares, in several orders) they grow exponentially until they
-/// saturate and stall the search.
+/// OR: pn = least child pn, dn = sum of the child dns. AND: dn = least child dn, and pn
+/// follows weak proof numbers (Ueda et al.): the largest child pn plus one per other open
+/// child. A sum counts a position once per path that reaches it, and the proof numbers of
+/// drop-heavy problems (interpositions on several squares, in several orders) then grow
+/// exponentially until they saturate and stall the search. Disproof numbers summed at OR nodes
+/// did not show this and guide the search better (the hardest public problem takes half the
+/// nodes).
 fn summarize(or: bool, children: &[Child]) -> Summary {
     let mut best = 0;
     let mut first = INF;
     let mut second = INF;
     let mut largest = 0u32;
+    let mut sum = 0u64;
     let mut open = 0u32;
     for (i, c) in children.iter().enumerate() {
         let (mine, other) = if or { (c.v.pn, c.v.dn) } else { (c.v.dn, c.v.pn) };
@@ -413,6 +424,7 @@ fn summarize(or: bool, children: &[Child]) -> Summary {
         }
         if other != INF {
             largest = largest.max(other);
+            sum += other as u64;
         }
         if mine < first {
             second = first;
@@ -427,6 +439,8 @@ fn summarize(or: bool, children: &[Child]) -> Summary {
         INF
     } else if open == 0 {
         0
+    } else if or {
+        sum.min(CAP as u64) as u32
     } else {
         largest.saturating_add(open - 1).min(CAP)
     };
