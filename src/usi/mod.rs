@@ -534,15 +534,13 @@ impl Controller {
     /// `time_ms`: None for `go mate infinite` (until `stop`).
     fn start_mate(&mut self, pos: Position, time_ms: Option<u64>) {
         let mib = (self.engine.options.hash_mib / MATE_HASH_DIVISOR).clamp(1, MATE_HASH_MIB_CAP);
-        let solver = match self.mate_solver.take() {
-            Some(s) if s.hash_mib() == mib => Ok(s),
-            _ => {
-                self.mate_solver = None; // free the old table before allocating the new one
-                MateSolver::new(mib).or_else(|e| {
-                    self.error(&format!("{e}; using {DEFAULT_MATE_HASH_MIB} MiB for the mate search"));
-                    MateSolver::new(DEFAULT_MATE_HASH_MIB)
-                })
-            }
+        // A table of another size is freed (by the filter) before the new one is allocated.
+        let solver = match self.mate_solver.take().filter(|s| s.hash_mib() == mib) {
+            Some(s) => Ok(s),
+            None => MateSolver::new(mib).or_else(|e| {
+                self.error(&format!("{e}; using {DEFAULT_MATE_HASH_MIB} MiB for the mate search"));
+                MateSolver::new(DEFAULT_MATE_HASH_MIB)
+            }),
         };
         let mut solver = match solver {
             Ok(s) => s,
