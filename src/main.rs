@@ -192,8 +192,10 @@ fn main() -> ExitCode {
                 }
             };
             let secs = r.elapsed.as_secs_f64();
+            let first =
+                r.first_mate.map_or(String::new(), |(len, n)| format!(", first mate: {len} plies after {n} nodes"));
             eprintln!(
-                "time {:.3} s, {} nodes, {:.0} nodes/s{}",
+                "time {:.3} s, {} nodes, {:.0} nodes/s{}{first}",
                 secs,
                 r.nodes,
                 r.nodes as f64 / secs.max(1e-9),

@@ -7,8 +7,8 @@
 //! - `table`: its own transposition table, fixed in size.
 //! - `pv`: the main line of a proven mate.
 //!
-//! `MateSolver::solve` first proves a mate at any length (up to `MateLimits::max_ply`), then
-//! shortens it: it asks for a mate two plies shorter than the best one known until that is
+//! `MateSolver::solve` first proves a mate (a quick pass up to 15 plies, then any length up
+//! to `MateLimits::max_ply`), then shortens it: it asks for a mate two plies shorter than the best one known until that is
 //! disproven, which makes the last length the shortest mate. The line it returns has exactly
 //! that length, with the defender resisting as long as possible. The attacker checks on every
 //! move; the defender may play any legal move, useless interpositions included. A mate line is
@@ -38,6 +38,13 @@ pub const DEFAULT_MATE_HASH_MIB: usize = 64;
 pub const MAX_SUPPORTED_PLY: u16 = 1023;
 /// Stack for a thread that runs `MateSolver::solve` (enough for `MAX_SUPPORTED_PLY` plies).
 pub const SOLVER_STACK_BYTES: usize = 64 << 20;
+/// A first pass looks for mates up to this many plies. A bounded search needs no repetition
+/// rule, so it stores all it finds, and it does not chase the king across the board; short
+/// mates come faster (a third fewer nodes over the public problems). Longer ones are then
+/// found by the search bounded by the ply cap alone, which keeps the first pass's results.
+const FIRST_PASS_PLY: u16 = 15;
+/// The first pass gives up after this many nodes, so that a long mate is not held up.
+const FIRST_PASS_NODES: u64 = 1_000_000;
 /// Nodes granted to finish the line of a proven mate after the budget ran out: the proof is in
 /// the table, so this is mostly lookups.
 const LINE_RESCUE_NODES: u64 = 500_000;
@@ -90,6 +97,8 @@ pub struct MateReport {
     pub elapsed: Duration,
     /// The mate line is proven to be the shortest.
     pub shortest: bool,
+    /// The first mate proven (plies) and the nodes it took, before shortening.
+    pub first_mate: Option<(u16, u64)>,
 }
 
 /// A mate solver with its table, kept between searches.
@@ -113,9 +122,15 @@ impl MateSolver {
         self.table.new_search();
         let mut root = pos.clone();
         root.forget_history(); // repetitions count within the mate search only
-        let report = |answer, nodes, shortest| MateReport { answer, nodes, elapsed: start.elapsed(), shortest };
+        let report = |answer, nodes, shortest, first_mate| MateReport {
+            answer,
+            nodes,
+            elapsed: start.elapsed(),
+            shortest,
+            first_mate,
+        };
         if let Some(m) = mate_in_one(&root) {
-            return report(MateAnswer::Mate(vec![m]), 1, true);
+            return report(MateAnswer::Mate(vec![m]), 1, true, Some((1, 1)));
         }
         let budget = Budget {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
@@ -124,18 +139,34 @@ impl MateSolver {
         };
         let mut s = Dfpn::new(&mut self.table, stop, root.side_to_move());
         s.set_budget(budget);
-        s.reset_path(&root);
-        let v = s.prove(&mut root, true, limits.max_ply.min(MAX_SUPPORTED_PLY));
+        let max_ply = limits.max_ply.min(MAX_SUPPORTED_PLY);
+        let mut first = None;
+        if FIRST_PASS_PLY < max_ply {
+            s.set_repetition_detection(false);
+            s.set_budget(Budget { node_limit: budget.node_limit.min(FIRST_PASS_NODES), ..budget });
+            s.reset_path(&root);
+            let v = s.prove(&mut root, true, FIRST_PASS_PLY);
+            if v.is_proven() || (v.is_disproven() && v.depth == table::INFINITE_DEPTH) {
+                first = Some(v);
+            }
+            s.set_budget(budget);
+        }
+        let v = first.unwrap_or_else(|| {
+            s.set_repetition_detection(true);
+            s.reset_path(&root);
+            s.prove(&mut root, true, max_ply)
+        });
         if !v.is_proven() {
             let answer = if v.is_disproven() && v.depth == table::INFINITE_DEPTH {
                 MateAnswer::NoMate
             } else {
                 MateAnswer::Timeout
             };
-            return report(answer, s.nodes, false);
+            return report(answer, s.nodes, false, None);
         }
         // Shorten: a mate two plies shorter, until there is none.
         let mut len = v.len;
+        let first_mate = Some((len, s.nodes));
         let mut shortest = len <= 1;
         // Bounded searches end by themselves and need no repetition rule; without it every
         // result they reach holds on any path and can be kept.
@@ -163,8 +194,8 @@ impl MateSolver {
         let line = line.filter(|l| verify_mate_line(pos, l).is_ok());
         debug_assert!(line.is_some(), "proven mate without a valid line in {}", pos.to_sfen());
         match line {
-            Some(l) => report(MateAnswer::Mate(l), nodes, shortest),
-            None => report(MateAnswer::Timeout, nodes, false),
+            Some(l) => report(MateAnswer::Mate(l), nodes, shortest, first_mate),
+            None => report(MateAnswer::Timeout, nodes, false, first_mate),
         }
     }
 }
