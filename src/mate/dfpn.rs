@@ -144,6 +144,11 @@ impl<'a> Dfpn<'a> {
         self.aborted = false;
     }
 
+    /// Permille of the table in use (USI `hashfull`).
+    pub fn hashfull(&self) -> usize {
+        self.table.hashfull()
+    }
+
     pub fn set_repetition_detection(&mut self, on: bool) {
         self.detect_repetition = on;
     }

@@ -22,13 +22,13 @@ mod table;
 
 pub use checks::generate_checks;
 pub use mate1::mate_in_one;
-pub use table::MateTable;
 
 use crate::shogi::{Move, Position};
 use crate::tt::AllocError;
 use dfpn::{Budget, Dfpn};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+use table::MateTable;
 
 /// Longest mate searched for (plies) unless told otherwise.
 pub const DEFAULT_MAX_PLY: u16 = 255;
@@ -99,6 +99,8 @@ pub struct MateReport {
     pub shortest: bool,
     /// The first mate proven (plies) and the nodes it took, before shortening.
     pub first_mate: Option<(u16, u64)>,
+    /// Permille of the table in use at the end (USI `hashfull`).
+    pub hashfull: usize,
 }
 
 /// A mate solver with its table, kept between searches.
@@ -122,15 +124,24 @@ impl MateSolver {
         self.table.new_search();
         let mut root = pos.clone();
         root.forget_history(); // repetitions count within the mate search only
-        let report = |answer, nodes, shortest, first_mate| MateReport {
+        let report = |answer, s: &Dfpn, shortest, first_mate| MateReport {
             answer,
-            nodes,
+            nodes: s.nodes,
             elapsed: start.elapsed(),
             shortest,
             first_mate,
+            hashfull: s.hashfull(),
         };
         if let Some(m) = mate_in_one(&root) {
-            return report(MateAnswer::Mate(vec![m]), 1, true, Some((1, 1)));
+            let answer = MateAnswer::Mate(vec![m]);
+            return MateReport {
+                answer,
+                nodes: 1,
+                elapsed: start.elapsed(),
+                shortest: true,
+                first_mate: Some((1, 1)),
+                hashfull: 0,
+            };
         }
         let budget = Budget {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
@@ -162,7 +173,7 @@ impl MateSolver {
             } else {
                 MateAnswer::Timeout
             };
-            return report(answer, s.nodes, false, None);
+            return report(answer, &s, false, None);
         }
         // Shorten: a mate two plies shorter, until there is none.
         let mut len = v.len;
@@ -190,12 +201,11 @@ impl MateSolver {
             s.set_budget(Budget { node_limit: s.nodes + LINE_RESCUE_NODES, deadline: None, honour_stop: false });
             line = pv::extract(&mut s, &mut root, len, false);
         }
-        let nodes = s.nodes;
         let line = line.filter(|l| verify_mate_line(pos, l).is_ok());
         debug_assert!(line.is_some(), "proven mate without a valid line in {}", pos.to_sfen());
         match line {
-            Some(l) => report(MateAnswer::Mate(l), nodes, shortest, first_mate),
-            None => report(MateAnswer::Timeout, nodes, false, first_mate),
+            Some(l) => report(MateAnswer::Mate(l), &s, shortest, first_mate),
+            None => report(MateAnswer::Timeout, &s, false, first_mate),
         }
     }
 }

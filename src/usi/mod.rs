@@ -561,7 +561,7 @@ impl Controller {
             let r = solver.solve(&pos, &limits, &flag);
             let ms = r.elapsed.as_millis() as u64;
             let nps = r.nodes * 1000 / ms.max(1);
-            out.line(&format!("info time {ms} nodes {} nps {nps}", r.nodes));
+            out.line(&format!("info time {ms} nodes {} nps {nps} hashfull {}", r.nodes, r.hashfull));
             out.line(&r.answer.to_usi());
             let _ = done.send(job);
             solver
