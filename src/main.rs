@@ -1,10 +1,17 @@
 use clap::{Parser, Subcommand};
+use hayate::mate::{
+    DEFAULT_MATE_HASH_MIB, DEFAULT_MAX_PLY, MAX_SUPPORTED_PLY, MateLimits, MateSolver, SOLVER_STACK_BYTES,
+};
 use hayate::shogi::rules::{JudgeOptions, Verdict, judge};
 use hayate::shogi::{EnteringKingRule, Position, movegen};
 use hayate::tune::selfplay::{self, SelfPlayOptions};
 use hayate::tune::train;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Time allowed to `hayate mate` without `--time-ms`.
+const DEFAULT_MATE_TIME_MS: u64 = 10_000;
 
 #[derive(Parser)]
 #[command(name = "hayate", version, about = "hayate: a USI shogi engine")]
@@ -92,6 +99,27 @@ enum Command {
     },
     /// Analyse a game record (KIF, KI2, CSA, USI) or a list of positions (SFEN lines).
     Analyze(hayate::analyze::AnalyzeArgs),
+    /// Mate search (tsume): prints `checkmate M1 M2 ...`, `checkmate nomate` or `checkmate timeout`.
+    Mate {
+        /// Position (default: the initial position); the side to move is the attacker.
+        #[arg(long)]
+        sfen: Option<String>,
+        /// Moves to play from the position first.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Time limit in milliseconds (0 = none).
+        #[arg(long, default_value_t = DEFAULT_MATE_TIME_MS)]
+        time_ms: u64,
+        /// Node limit (default: none).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Table size (MiB).
+        #[arg(long, default_value_t = DEFAULT_MATE_HASH_MIB)]
+        hash: usize,
+        /// Longest mate considered (plies, at most 1023).
+        #[arg(long, default_value_t = DEFAULT_MAX_PLY)]
+        max_ply: u16,
+    },
     /// Deterministic search benchmark: fixed positions and depth; prints the node signature.
     Bench {
         /// Search depth per position.
@@ -259,6 +287,53 @@ fn main() -> ExitCode {
         }
         Some(Command::Tune { data, out, epochs, lambda, learning_rate, from_scratch, init_only }) => {
             run_tune(&data, &out, epochs, lambda, learning_rate, from_scratch, init_only)
+        }
+        Some(Command::Mate { sfen, moves, time_ms, nodes, hash, max_ply }) => {
+            if max_ply > MAX_SUPPORTED_PLY {
+                eprintln!("error: --max-ply must be at most {MAX_SUPPORTED_PLY}");
+                return ExitCode::from(2);
+            }
+            let pos = match setup(sfen.as_deref(), &moves) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let mut solver = match MateSolver::new(hash) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let time = (time_ms > 0).then(|| Duration::from_millis(time_ms));
+            let limits = MateLimits { time, nodes, max_ply };
+            // On a thread with a stack sized for the deepest search.
+            let solved = std::thread::Builder::new()
+                .stack_size(SOLVER_STACK_BYTES)
+                .spawn(move || solver.solve(&pos, &limits, &AtomicBool::new(false)))
+                .map_err(|e| e.to_string())
+                .and_then(|h| h.join().map_err(|_| "the mate search failed".to_string()));
+            let r = match solved {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let secs = r.elapsed.as_secs_f64();
+            let first =
+                r.first_mate.map_or(String::new(), |(len, n)| format!(", first mate: {len} plies after {n} nodes"));
+            eprintln!(
+                "time {:.3} s, {} nodes, {:.0} nodes/s{}{first}",
+                secs,
+                r.nodes,
+                r.nodes as f64 / secs.max(1e-9),
+                if r.shortest { ", shortest mate" } else { "" }
+            );
+            println!("{}", r.answer.to_usi());
+            ExitCode::SUCCESS
         }
         Some(Command::Bench { depth, threads, hash }) => {
             if !(1..=64).contains(&depth) || !(1..=1024).contains(&threads) {

@@ -490,7 +490,7 @@ impl<'a> Worker<'a> {
     /// Main thread: every so often, check the clock and the node limit.
     fn check_limits(&mut self) {
         self.check_counter += 1;
-        if self.check_counter < 512 {
+        if self.check_counter < 64 {
             return;
         }
         self.check_counter = 0;

@@ -496,6 +496,13 @@ impl Position {
 
     /// Key of the position after `m`, without playing it (for TT prefetch and repetition).
     pub fn key_after(&self, m: Move) -> u64 {
+        let (board_key, hand_key) = self.keys_after(m);
+        board_key ^ hand_key
+    }
+
+    /// Board key and hand key of the position after `m`, without playing it (the mate table
+    /// files positions by board and compares hands).
+    pub fn keys_after(&self, m: Move) -> (u64, u64) {
         let us = self.side;
         let mut board_key = self.st.board_key ^ zobrist::SIDE;
         let mut hand_key = self.st.hand_key;
@@ -517,7 +524,7 @@ impl Position {
             let moved = if m.is_promotion() { Piece::new(us, pc.kind().promote()) } else { pc };
             board_key ^= zobrist::BOARD[moved.index()][to.index()];
         }
-        board_key ^ hand_key
+        (board_key, hand_key)
     }
 
     // ----- legality -----

@@ -3,7 +3,8 @@
 //! A reader thread turns input lines into messages on a channel; the controller (the calling
 //! thread) handles them one at a time and never waits on a running search: `go` starts it,
 //! `stop`/`ponderhit` flip atomics, and `isready` during a search is answered when the search
-//! ends. Search results arrive through `UsiReporter`, which formats and writes them.
+//! ends. Search results arrive through `UsiReporter`, which formats and writes them. `go mate`
+//! runs the mate solver on its own thread the same way and answers `checkmate ...` from there.
 //!
 //! A `position` command that fails (bad SFEN, illegal move) is never half-applied: the engine
 //! drops its position, says why in `info string error: ...`, and answers a `go` before the next
@@ -13,6 +14,7 @@
 pub mod command;
 
 use crate::engine::Engine;
+use crate::mate::{DEFAULT_MATE_HASH_MIB, MateLimits, MateSolver, SOLVER_STACK_BYTES};
 use crate::search::{BestMove, Limits, Reporter, Score, SearchInfo};
 use crate::shogi::{EnteringKingRule, MoveList, Position, movegen};
 use crate::tt::Bound;
@@ -21,6 +23,14 @@ use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use parking_lot::Mutex;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The mate table takes this fraction of `USI_Hash` (it comes on top of the main table)...
+const MATE_HASH_DIVISOR: usize = 4;
+/// ...and never more than this (MiB).
+const MATE_HASH_MIB_CAP: usize = 1024;
 
 /// Shared, line-buffered output.
 #[derive(Clone)]
@@ -124,17 +134,27 @@ enum Msg {
     Eof,
 }
 
+/// A `go mate` in progress: its stop flag and the thread, which hands the solver (and its
+/// table) back when it ends.
+struct MateJob {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<MateSolver>,
+}
+
 struct Controller {
     engine: Engine,
+    mate_job: Option<MateJob>,
+    /// Kept between `go mate` commands so that the table is allocated once.
+    mate_solver: Option<MateSolver>,
     position: Option<Position>,
     /// Why the last `position` failed; while set, `go` is refused. With neither a position
     /// nor an error (no `position` yet), the start position is used.
     position_error: Option<String>,
     out: Output,
-    /// Search threads report their end here, tagged with the search's number.
+    /// Carries the number of the search (or mate search) that ended.
     done_tx: Sender<u64>,
-    /// Number of the latest search; a done signal of an older one is stale and ignored.
-    search_id: u64,
+    /// Number of the latest search started; a late "done" of an earlier one is ignored.
+    job: u64,
     searching: bool,
     /// The running search waits for `stop`/`ponderhit` (infinite or ponder).
     search_holds: bool,
@@ -167,11 +187,13 @@ pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
     let (done_tx, done_rx) = unbounded();
     let mut c = Controller {
         engine: Engine::new(),
+        mate_job: None,
+        mate_solver: None,
         position: None,
         position_error: None,
         out,
         done_tx,
-        search_id: 0,
+        job: 0,
         searching: false,
         search_holds: false,
         pending_isready: false,
@@ -197,16 +219,17 @@ impl Controller {
                         // stopped first.
                         while self.searching {
                             if self.search_holds {
-                                self.engine.stop();
+                                self.stop_searches();
                             }
                             self.engine.wait();
+                            self.join_mate();
                             self.search_done();
                         }
                         return;
                     }
                 },
-                recv(done_rx) -> id => {
-                    if id.ok() == Some(self.search_id) && self.searching {
+                recv(done_rx) -> job => {
+                    if job.is_ok_and(|j| j == self.job) && self.searching {
                         self.search_done();
                     }
                 }
@@ -217,11 +240,30 @@ impl Controller {
     /// `quit`: stop the search and return at once; the process ends when `run` returns, so
     /// the search thread is not waited for (its bestmove is not wanted any more).
     fn shutdown(&mut self) {
+        // Nothing waits for the search or mate threads: `quit` ends the process at once.
+        self.stop_searches();
+    }
+
+    /// Asks the running search and mate search (if any) to stop; they answer shortly.
+    fn stop_searches(&self) {
         self.engine.stop();
+        if let Some(j) = &self.mate_job {
+            j.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Waits for the mate thread (after it answered) and keeps its solver for the next time.
+    fn join_mate(&mut self) {
+        if let Some(j) = self.mate_job.take()
+            && let Ok(solver) = j.handle.join()
+        {
+            self.mate_solver = Some(solver);
+        }
     }
 
     fn search_done(&mut self) {
         self.engine.wait();
+        self.join_mate();
         self.searching = false;
         self.search_holds = false;
         if self.pending_isready {
@@ -250,8 +292,9 @@ impl Controller {
     /// idle; a well-behaved GUI has already sent `stop`).
     fn stop_and_wait(&mut self) {
         if self.searching {
-            self.engine.stop();
+            self.stop_searches();
             self.engine.wait();
+            self.join_mate();
             self.searching = false;
             self.search_holds = false;
             if self.pending_isready {
@@ -319,14 +362,14 @@ impl Controller {
                 self.stop_and_wait();
                 self.go(kind);
             }
-            Command::Stop => self.engine.stop(),
+            Command::Stop => self.stop_searches(),
             Command::PonderHit(limits) => {
                 self.search_holds = false;
                 self.engine.ponderhit(limits);
             }
             Command::GameOver(_) => {
                 if self.searching {
-                    self.engine.stop();
+                    self.stop_searches();
                 }
             }
             Command::Display => self.display(),
@@ -478,7 +521,7 @@ impl Controller {
             Err(why) => {
                 self.error(&format!("cannot search: {why}"));
                 match kind {
-                    GoKind::Mate(_) => self.say("checkmate notimplemented"),
+                    GoKind::Mate(_) => self.say("checkmate timeout"),
                     GoKind::Perft(_) => {}
                     GoKind::Search(_) => self.say("bestmove resign"),
                 }
@@ -498,7 +541,7 @@ impl Controller {
                 self.say(&format!("info string perft time {:.3} s nps {:.0}", secs, total as f64 / secs.max(1e-9)));
                 self.say(&format!("Nodes searched: {total}"));
             }
-            GoKind::Mate(_) => self.say("checkmate notimplemented"),
+            GoKind::Mate(time_ms) => self.start_mate(pos, time_ms),
             GoKind::Search(mut limits) => {
                 // NodesLimit turns clock searches into fixed-node ones: matches and tests that
                 // must not depend on machine speed or load.
@@ -514,14 +557,63 @@ impl Controller {
     fn start_search(&mut self, pos: Position, limits: Limits) {
         let holds = limits.infinite || limits.ponder;
         let reporter = Arc::new(UsiReporter { out: self.out.clone() });
+        self.job += 1;
+        let job = self.job;
         let done = self.done_tx.clone();
-        self.search_id += 1;
-        let id = self.search_id;
         let on_done = Box::new(move || {
-            let _ = done.send(id);
+            let _ = done.send(job);
         });
         self.engine.go(pos, limits, reporter, on_done);
         self.searching = true;
         self.search_holds = holds;
+    }
+
+    /// Starts the mate solver on its own thread; it prints `checkmate ...` when it ends.
+    /// `time_ms`: None for `go mate infinite` (until `stop`).
+    fn start_mate(&mut self, pos: Position, time_ms: Option<u64>) {
+        let mib = (self.engine.options.hash_mib / MATE_HASH_DIVISOR).clamp(1, MATE_HASH_MIB_CAP);
+        // A table of another size is freed (by the filter) before the new one is allocated.
+        let solver = match self.mate_solver.take().filter(|s| s.hash_mib() == mib) {
+            Some(s) => Ok(s),
+            None => MateSolver::new(mib).or_else(|e| {
+                self.error(&format!("{e}; using {DEFAULT_MATE_HASH_MIB} MiB for the mate search"));
+                MateSolver::new(DEFAULT_MATE_HASH_MIB)
+            }),
+        };
+        let mut solver = match solver {
+            Ok(s) => s,
+            Err(e) => {
+                self.error(&format!("mate search: {e}"));
+                self.say("checkmate timeout");
+                return;
+            }
+        };
+        self.job += 1;
+        let job = self.job;
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let out = self.out.clone();
+        let done = self.done_tx.clone();
+        let limits = MateLimits { time: time_ms.map(Duration::from_millis), ..MateLimits::default() };
+        let spawned = std::thread::Builder::new().name("mate".into()).stack_size(SOLVER_STACK_BYTES).spawn(move || {
+            let r = solver.solve(&pos, &limits, &flag);
+            let ms = r.elapsed.as_millis() as u64;
+            let nps = r.nodes * 1000 / ms.max(1);
+            out.line(&format!("info time {ms} nodes {} nps {nps} hashfull {}", r.nodes, r.hashfull));
+            out.line(&r.answer.to_usi());
+            let _ = done.send(job);
+            solver
+        });
+        match spawned {
+            Ok(handle) => {
+                self.mate_job = Some(MateJob { stop, handle });
+                self.searching = true;
+                self.search_holds = time_ms.is_none();
+            }
+            Err(e) => {
+                self.error(&format!("mate search: cannot start a thread: {e}"));
+                self.say("checkmate timeout");
+            }
+        }
     }
 }

@@ -6,6 +6,20 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+/// Timing-sensitive tests run alone: they take this lock exclusively, the other tests of the
+/// same file take it shared, so no other engine of the file searches while a clock is measured.
+static CPU: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// For tests that measure time.
+pub fn exclusive() -> std::sync::RwLockWriteGuard<'static, ()> {
+    CPU.write().unwrap_or_else(|e| e.into_inner())
+}
+
+/// For tests that merely use the engine.
+pub fn shared() -> std::sync::RwLockReadGuard<'static, ()> {
+    CPU.read().unwrap_or_else(|e| e.into_inner())
+}
+
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,

@@ -1,0 +1,314 @@
+//! Mate search (tsume): the answer to `go mate` and `hayate mate`, and the fast mate-in-one
+//! probe for the main search.
+//!
+//! - `mate1`: `mate_in_one`, allocation-free, on `&Position`.
+//! - `checks`: a direct generator of every legal check.
+//! - `dfpn`: the proof-number search with a bound on the mate length.
+//! - `table`: its own transposition table, fixed in size.
+//! - `pv`: the main line of a proven mate.
+//!
+//! `MateSolver::solve` first proves a mate (a quick pass up to 15 plies, then any length up
+//! to `MateLimits::max_ply`), then shortens it: it asks for a mate two plies shorter than the best one known until that is
+//! disproven, which makes the last length the shortest mate. The line it returns has exactly
+//! that length, with the defender resisting as long as possible. The attacker checks on every
+//! move; the defender may play any legal move, useless interpositions included. A mate line is
+//! replayed and checked before it is returned, so a table fault can never produce a false mate.
+
+mod checks;
+mod dfpn;
+mod mate1;
+mod pv;
+mod table;
+
+pub use checks::generate_checks;
+pub use mate1::mate_in_one;
+
+use crate::shogi::{Move, Position};
+use crate::tt::AllocError;
+use dfpn::{Budget, Dfpn};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+use table::MateTable;
+
+/// Longest mate searched for (plies) unless told otherwise.
+pub const DEFAULT_MAX_PLY: u16 = 255;
+/// Table size for `go mate` and the CLI unless told otherwise (MiB).
+pub const DEFAULT_MATE_HASH_MIB: usize = 64;
+/// Longest mate accepted in `MateLimits::max_ply`: the search recurses once per ply.
+pub const MAX_SUPPORTED_PLY: u16 = 1023;
+/// Stack for a thread that runs `MateSolver::solve` (enough for `MAX_SUPPORTED_PLY` plies).
+pub const SOLVER_STACK_BYTES: usize = 64 << 20;
+/// A first pass looks for mates up to this many plies. A bounded search needs no repetition
+/// rule, so it stores all it finds, and it does not chase the king across the board; short
+/// mates come faster (a third fewer nodes over the public problems). Longer ones are then
+/// found by the search bounded by the ply cap alone, which keeps the first pass's results.
+const FIRST_PASS_PLY: u16 = 15;
+/// The first pass gives up after this many nodes, so that a long mate is not held up.
+const FIRST_PASS_NODES: u64 = 1_000_000;
+/// Nodes granted to finish the line of a proven mate after the budget ran out: the proof is in
+/// the table, so this is mostly lookups.
+const LINE_RESCUE_NODES: u64 = 500_000;
+
+/// How long to search.
+#[derive(Clone, Copy, Debug)]
+pub struct MateLimits {
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+    /// Longest mate (plies) considered, at most `MAX_SUPPORTED_PLY`. A position whose only
+    /// disproofs run into this bound is answered `timeout`, not `nomate`.
+    pub max_ply: u16,
+}
+
+impl Default for MateLimits {
+    fn default() -> Self {
+        MateLimits { time: None, nodes: None, max_ply: DEFAULT_MAX_PLY }
+    }
+}
+
+/// The three answers of `go mate`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateAnswer {
+    /// A mating line: attacker and defender moves, ending in mate.
+    Mate(Vec<Move>),
+    /// Proven: the attacker has no forced mate at any length.
+    NoMate,
+    /// Not decided within the limits (or stopped).
+    Timeout,
+}
+
+impl MateAnswer {
+    /// The USI reply: `checkmate M1 M2 ...`, `checkmate nomate` or `checkmate timeout`.
+    pub fn to_usi(&self) -> String {
+        match self {
+            MateAnswer::Mate(line) => {
+                let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+                format!("checkmate {}", moves.join(" "))
+            }
+            MateAnswer::NoMate => "checkmate nomate".to_string(),
+            MateAnswer::Timeout => "checkmate timeout".to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct MateReport {
+    pub answer: MateAnswer,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The mate line is proven to be the shortest.
+    pub shortest: bool,
+    /// The first mate proven (plies) and the nodes it took, before shortening.
+    pub first_mate: Option<(u16, u64)>,
+    /// Permille of the table in use at the end (USI `hashfull`).
+    pub hashfull: usize,
+}
+
+/// A mate solver with its table, kept between searches.
+pub struct MateSolver {
+    table: MateTable,
+}
+
+impl MateSolver {
+    pub fn new(hash_mib: usize) -> Result<MateSolver, AllocError> {
+        Ok(MateSolver { table: MateTable::new(hash_mib)? })
+    }
+
+    pub fn hash_mib(&self) -> usize {
+        self.table.size_mib()
+    }
+
+    /// Searches a mate for the side to move in `pos`. `stop` ends the search early (a mate
+    /// already proven is still answered).
+    pub fn solve(&mut self, pos: &Position, limits: &MateLimits, stop: &AtomicBool) -> MateReport {
+        let start = Instant::now();
+        self.table.new_search();
+        let mut root = pos.clone();
+        root.forget_history(); // repetitions count within the mate search only
+        let report = |answer, s: &Dfpn, shortest, first_mate| MateReport {
+            answer,
+            nodes: s.nodes,
+            elapsed: start.elapsed(),
+            shortest,
+            first_mate,
+            hashfull: s.hashfull(),
+        };
+        if let Some(m) = mate_in_one(&root) {
+            let answer = MateAnswer::Mate(vec![m]);
+            return MateReport {
+                answer,
+                nodes: 1,
+                elapsed: start.elapsed(),
+                shortest: true,
+                first_mate: Some((1, 1)),
+                hashfull: 0,
+            };
+        }
+        let budget = Budget {
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            deadline: limits.time.map(|t| start + t),
+            honour_stop: true,
+        };
+        let mut s = Dfpn::new(&mut self.table, stop, root.side_to_move());
+        s.set_budget(budget);
+        let max_ply = limits.max_ply.min(MAX_SUPPORTED_PLY);
+        let mut first = None;
+        if FIRST_PASS_PLY < max_ply {
+            s.set_repetition_detection(false);
+            s.set_budget(Budget { node_limit: budget.node_limit.min(FIRST_PASS_NODES), ..budget });
+            s.reset_path(&root);
+            let v = s.prove(&mut root, true, FIRST_PASS_PLY);
+            if v.is_proven() || (v.is_disproven() && v.depth == table::INFINITE_DEPTH) {
+                first = Some(v);
+            }
+            s.set_budget(budget);
+        }
+        let v = first.unwrap_or_else(|| {
+            s.set_repetition_detection(true);
+            s.reset_path(&root);
+            s.prove(&mut root, true, max_ply)
+        });
+        if !v.is_proven() {
+            let answer = if v.is_disproven() && v.depth == table::INFINITE_DEPTH {
+                MateAnswer::NoMate
+            } else {
+                MateAnswer::Timeout
+            };
+            return report(answer, &s, false, None);
+        }
+        // Shorten: a mate two plies shorter, until there is none.
+        let mut len = v.len;
+        let first_mate = Some((len, s.nodes));
+        let mut shortest = len <= 1;
+        // Bounded searches end by themselves and need no repetition rule; without it every
+        // result they reach holds on any path and can be kept.
+        s.set_repetition_detection(false);
+        while !shortest && !s.aborted() {
+            s.reset_path(&root);
+            let w = s.prove(&mut root, true, len - 2);
+            if w.is_proven() {
+                len = w.len;
+                shortest = len <= 1;
+            } else if w.is_disproven() {
+                shortest = true;
+            } else {
+                break;
+            }
+        }
+        let mut line = if shortest { pv::extract(&mut s, &mut root, len, true) } else { None };
+        if line.is_none() {
+            // Out of budget: finish a line of the proven mate anyway, from the table.
+            shortest = false;
+            s.set_budget(Budget { node_limit: s.nodes + LINE_RESCUE_NODES, deadline: None, honour_stop: false });
+            line = pv::extract(&mut s, &mut root, len, false);
+        }
+        let line = line.filter(|l| verify_mate_line(pos, l).is_ok());
+        debug_assert!(line.is_some(), "proven mate without a valid line in {}", pos.to_sfen());
+        match line {
+            Some(l) => report(MateAnswer::Mate(l), &s, shortest, first_mate),
+            None => report(MateAnswer::Timeout, &s, false, first_mate),
+        }
+    }
+}
+
+/// Checks a mating line from `pos`: every move legal, every attacker move a check, and the
+/// defender checkmated after the last move.
+pub fn verify_mate_line(pos: &Position, line: &[Move]) -> Result<(), String> {
+    let mut p = pos.clone();
+    if line.len().is_multiple_of(2) {
+        return Err(format!("a mate line has an odd number of plies, this one {}", line.len()));
+    }
+    for (i, &m) in line.iter().enumerate() {
+        if !p.is_legal(m) {
+            return Err(format!("ply {}: {m} is illegal", i + 1));
+        }
+        p.do_move(m);
+        if i % 2 == 0 && !p.in_check() {
+            return Err(format!("ply {}: {m} does not give check", i + 1));
+        }
+    }
+    if p.is_checkmate() { Ok(()) } else { Err("the line does not end in checkmate".to_string()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solve(sfen: &str, nodes: u64) -> MateReport {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let mut solver = MateSolver::new(4).unwrap();
+        let limits = MateLimits { nodes: Some(nodes), ..MateLimits::default() };
+        solver.solve(&pos, &limits, &AtomicBool::new(false))
+    }
+
+    fn line_of(r: &MateReport) -> Vec<String> {
+        match &r.answer {
+            MateAnswer::Mate(l) => l.iter().map(|m| m.to_string()).collect(),
+            other => panic!("no mate: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn mate_in_one_is_answered_at_once() {
+        let r = solve("4k4/9/3S5/9/9/9/9/9/4K4 b G 1", 1000);
+        assert_eq!(r.answer.to_usi(), "checkmate G*5b");
+        assert!(r.shortest);
+    }
+
+    #[test]
+    fn shortest_line_with_the_longest_defence() {
+        // Public corpus mate0441: mate in 7; the solver first finds a longer one and shortens it.
+        let sfen = "1k7/9/9/2G6/9/9/4K4/9/9 b B2G2rbg4s4n4l18p 1";
+        let r = solve(sfen, 1_000_000);
+        assert!(r.shortest);
+        let line = line_of(&r);
+        assert_eq!(line.len(), 7, "{line:?}");
+    }
+
+    #[test]
+    fn useless_interpositions_count() {
+        // Public corpus mate0573: the defender's pawn and knight drops make it a mate in 11.
+        let sfen = "6k2/9/8S/9/9/3+B5/9/8K/9 b RGn12p 1";
+        let r = solve(sfen, 2_000_000);
+        assert_eq!(line_of(&r).len(), 11);
+        assert!(r.shortest);
+    }
+
+    #[test]
+    fn pawn_drop_mate_is_no_mate() {
+        // P*1b would mate in one but is illegal; the mate takes three plies.
+        let r = solve("4R2sk/9/7G1/9/9/9/9/9/4K4 b P 1", 10_000);
+        assert_eq!(line_of(&r), ["5a2a+", "1a2a", "S*2b"]);
+        // Without the rook there is nothing else.
+        assert_eq!(solve("7sk/9/7G1/9/9/9/9/9/4K4 b P 1", 10_000).answer, MateAnswer::NoMate);
+    }
+
+    #[test]
+    fn answers_in_usi_form() {
+        assert_eq!(MateAnswer::NoMate.to_usi(), "checkmate nomate");
+        assert_eq!(MateAnswer::Timeout.to_usi(), "checkmate timeout");
+        // The start position: not a single check.
+        assert_eq!(solve(crate::shogi::STARTPOS, 10).answer, MateAnswer::NoMate);
+    }
+
+    #[test]
+    fn budget_and_stop_give_timeout() {
+        let hard = "6k2/9/4+bs3/9/9/9/7K1/9/9 b 2RLb4g3s4n3l18p 1";
+        assert_eq!(solve(hard, 5_000).answer, MateAnswer::Timeout);
+        let pos = Position::from_sfen(hard).unwrap();
+        let mut solver = MateSolver::new(4).unwrap();
+        let r = solver.solve(&pos, &MateLimits::default(), &AtomicBool::new(true));
+        assert_eq!(r.answer, MateAnswer::Timeout);
+        assert!(r.nodes < 10_000, "stopped after {} nodes", r.nodes);
+    }
+
+    #[test]
+    fn verify_rejects_wrong_lines() {
+        let pos = Position::from_sfen("4k4/9/3S5/9/9/9/9/9/4K4 b G 1").unwrap();
+        let m = |s: &str| crate::shogi::sfen::parse_move_syntax(s).unwrap();
+        assert!(verify_mate_line(&pos, &[m("G*5b")]).is_ok());
+        assert!(verify_mate_line(&pos, &[m("G*4b")]).is_err(), "not mate");
+        assert!(verify_mate_line(&pos, &[m("G*5h")]).is_err(), "no check");
+        assert!(verify_mate_line(&pos, &[m("S*5b")]).is_err(), "illegal");
+        assert!(verify_mate_line(&pos, &[]).is_err());
+    }
+}
