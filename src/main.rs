@@ -88,8 +88,17 @@ enum Command {
         /// Weight of the search score against the game result in the target.
         #[arg(long, default_value_t = 0.5)]
         lambda: f64,
-        #[arg(long, default_value_t = 2.0)]
+        #[arg(long, default_value_t = 1.0)]
         learning_rate: f64,
+        /// Pull of every weight towards its starting value.
+        #[arg(long, default_value_t = 1e-4)]
+        l2: f64,
+        /// Logistic scale in centipawns (default: fitted to the game results).
+        #[arg(long)]
+        scale: Option<f64>,
+        /// Keep material and hand values as they start.
+        #[arg(long)]
+        freeze_material: bool,
         /// Start from the hand-made weights instead of the compiled-in ones.
         #[arg(long)]
         from_scratch: bool,
@@ -146,15 +155,7 @@ fn setup(sfen: Option<&str>, moves: &[String]) -> Result<Position, String> {
     Ok(pos)
 }
 
-fn run_tune(
-    data: &[String],
-    out: &str,
-    epochs: usize,
-    lambda: f64,
-    learning_rate: f64,
-    from_scratch: bool,
-    init_only: bool,
-) -> ExitCode {
+fn run_tune(data: &[String], out: &str, opts: &train::TrainOptions, from_scratch: bool, init_only: bool) -> ExitCode {
     let init: Vec<f64> = if from_scratch || init_only {
         hayate::tune::initial_weights()
     } else {
@@ -173,7 +174,7 @@ fn run_tune(
                 }
             };
             for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-                match train::parse_record(line, lambda) {
+                match train::parse_record(line) {
                     Ok(s) => samples.push(s),
                     Err(e) => {
                         eprintln!("error: {path}:{}: {e}", i + 1);
@@ -187,11 +188,10 @@ fn run_tune(
             return ExitCode::from(2);
         }
         eprintln!("{} positions", samples.len());
-        let opts = train::TrainOptions { epochs, lambda, learning_rate, ..Default::default() };
-        let report = train::train(&samples, &init, &opts, |e, tl, vl| {
+        let report = train::train(&samples, &init, opts, |e, tl, vl| {
             eprintln!("epoch {e:3}: train loss {tl:.6}, validation loss {vl:.6}");
         });
-        eprintln!("best validation loss at epoch {}", report.best_epoch);
+        eprintln!("scale {:.0} cp; best validation loss at epoch {}", report.scale, report.best_epoch);
         report.weights
     };
     let src = train::weights_source(&train::quantise(&weights));
@@ -285,8 +285,21 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Tune { data, out, epochs, lambda, learning_rate, from_scratch, init_only }) => {
-            run_tune(&data, &out, epochs, lambda, learning_rate, from_scratch, init_only)
+        Some(Command::Tune {
+            data,
+            out,
+            epochs,
+            lambda,
+            learning_rate,
+            l2,
+            scale,
+            freeze_material,
+            from_scratch,
+            init_only,
+        }) => {
+            let opts =
+                train::TrainOptions { epochs, lambda, learning_rate, l2, scale, freeze_material, ..Default::default() };
+            run_tune(&data, &out, &opts, from_scratch, init_only)
         }
         Some(Command::Mate { sfen, moves, time_ms, nodes, hash, max_ply }) => {
             if max_ply > MAX_SUPPORTED_PLY {

@@ -96,14 +96,16 @@ mod tests {
         let text = String::from_utf8(buf).unwrap();
         assert_eq!(text.lines().count() as u64, positions);
         assert!(positions > 20, "only {positions} positions");
-        let samples: Vec<train::Sample> = text.lines().map(|l| train::parse_record(l, 0.5).unwrap()).collect();
+        let samples: Vec<train::Sample> = text.lines().map(|l| train::parse_record(l).unwrap()).collect();
         let init = initial_weights();
-        let o = train::TrainOptions { epochs: 20, batch: 16, holdout_every: 0, ..Default::default() };
+        let o =
+            train::TrainOptions { epochs: 20, batch: 16, holdout_every: 0, learning_rate: 2.0, ..Default::default() };
         let report = train::train(&samples, &init, &o, |_, _, _| {});
         let first = report.history.first().unwrap().1;
         let last = report.history.last().unwrap().1;
         assert!(last < first, "loss did not fall: {first} -> {last}");
-        assert!(train::loss(&report.weights, &samples) < train::loss(&init, &samples));
+        let (lambda, scale) = (o.lambda, report.scale);
+        assert!(train::loss(&report.weights, &samples, lambda, scale) < train::loss(&init, &samples, lambda, scale));
     }
 
     #[test]

@@ -1,24 +1,27 @@
 //! Logistic-regression tuning of the evaluation weights.
 //!
-//! The model: the win probability of the side to move is `sigmoid(eval / SCALE)`, with `eval`
-//! the weighted feature sum of `crate::eval::features`. The target blends the search score and
-//! the game result: `LAMBDA * sigmoid(score / SCALE) + (1 - LAMBDA) * result`. Loss: cross
-//! entropy, plus an L2 pull of the positional weights towards zero. Optimiser: Adam on
+//! The model: the win probability of the side to move is `sigmoid(eval / K)`, with `eval` the
+//! weighted feature sum of `crate::eval::features` and `K` the scale. `K` is fitted first, on
+//! the starting weights against the game results (the Texel method), so that the weights keep
+//! their centipawn meaning. The target blends the search score and the game result:
+//! `lambda * sigmoid(score / K) + (1 - lambda) * result`. Loss: cross entropy, plus an L2 pull of
+//! every weight towards its starting value (the hand-made or previous weights are the prior;
+//! rare features stay near it). Material and hand values can be frozen. Optimiser: Adam on
 //! mini-batches. Whole games are held out for validation, and the weights with the best
 //! validation loss are kept.
 
 use crate::eval::features::{self, FeatureList, NUM_FEATURES};
 use crate::shogi::{Color, Position};
 
-/// Centipawns per unit of logit (a 600 cp lead is a ~73% win chance).
-pub const SCALE: f64 = 600.0;
-
 #[derive(Clone, Debug)]
 pub struct Sample {
     pub features: Vec<(u32, i8)>,
     /// +1 if Black is to move, -1 if White (the features are in Black's view).
     pub stm_sign: i8,
-    pub target: f32,
+    /// Search score (centipawns, side to move).
+    pub score: f32,
+    /// Game result for the side to move: 1, 0.5 or 0.
+    pub result: f32,
     pub game: u64,
 }
 
@@ -27,15 +30,29 @@ pub struct TrainOptions {
     pub epochs: usize,
     pub lambda: f64,
     pub learning_rate: f64,
+    /// Pull towards the starting weights.
     pub l2: f64,
     pub batch: usize,
-    /// Every n-th game goes to the validation set.
+    /// Every n-th game goes to the validation set (0: none).
     pub holdout_every: u64,
+    /// Scale `K`; fitted on the data when None.
+    pub scale: Option<f64>,
+    /// Keep material and hand values as they start.
+    pub freeze_material: bool,
 }
 
 impl Default for TrainOptions {
     fn default() -> Self {
-        TrainOptions { epochs: 30, lambda: 0.5, learning_rate: 2.0, l2: 1e-6, batch: 4096, holdout_every: 10 }
+        TrainOptions {
+            epochs: 30,
+            lambda: 0.5,
+            learning_rate: 1.0,
+            l2: 1e-4,
+            batch: 4096,
+            holdout_every: 10,
+            scale: None,
+            freeze_material: false,
+        }
     }
 }
 
@@ -44,65 +61,98 @@ fn sigmoid(x: f64) -> f64 {
 }
 
 /// Parses one self-play record line (see `selfplay.rs`).
-pub fn parse_record(line: &str, lambda: f64) -> Result<Sample, String> {
+pub fn parse_record(line: &str) -> Result<Sample, String> {
     let f: Vec<&str> = line.split('\t').collect();
     if f.len() != 5 {
         return Err(format!("expected 5 tab-separated fields, got {}", f.len()));
     }
     let game: u64 = f[0].parse().map_err(|_| format!("bad game id '{}'", f[0]))?;
     let pos = Position::from_sfen(f[2]).map_err(|e| format!("bad SFEN: {e}"))?;
-    let score: f64 = f[3].parse().map_err(|_| format!("bad score '{}'", f[3]))?;
-    let result: f64 = f[4].parse().map_err(|_| format!("bad result '{}'", f[4]))?;
+    let score: f32 = f[3].parse().map_err(|_| format!("bad score '{}'", f[3]))?;
+    let result: f32 = f[4].parse().map_err(|_| format!("bad result '{}'", f[4]))?;
     if !(0.0..=1.0).contains(&result) {
         return Err(format!("result {result} out of 0..1"));
     }
     let mut list = FeatureList::default();
     features::visit(&pos, &mut list);
-    let target = lambda * sigmoid(score / SCALE) + (1.0 - lambda) * result;
     Ok(Sample {
         features: list.0,
         stm_sign: if pos.side_to_move() == Color::Black { 1 } else { -1 },
-        target: target as f32,
+        score,
+        result,
         game,
     })
 }
 
-/// Predicted win probability of the side to move.
-fn predict(w: &[f64], s: &Sample) -> f64 {
+/// Evaluation of a sample from the side to move's view.
+fn eval_stm(w: &[f64], s: &Sample) -> f64 {
     let mut v = 0.0;
     for &(i, c) in &s.features {
         v += w[i as usize] * c as f64;
     }
-    sigmoid(v * s.stm_sign as f64 / SCALE)
+    v * s.stm_sign as f64
+}
+
+fn target(s: &Sample, lambda: f64, scale: f64) -> f64 {
+    lambda * sigmoid(s.score as f64 / scale) + (1.0 - lambda) * s.result as f64
+}
+
+fn cross_entropy(p: f64, t: f64) -> f64 {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
 
 /// Mean cross-entropy of `samples` under `w`.
-pub fn loss(w: &[f64], samples: &[Sample]) -> f64 {
+pub fn loss(w: &[f64], samples: &[Sample], lambda: f64, scale: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
-    let mut total = 0.0;
-    for s in samples {
-        let p = predict(w, s).clamp(1e-9, 1.0 - 1e-9);
-        let t = s.target as f64;
-        total -= t * p.ln() + (1.0 - t) * (1.0 - p).ln();
-    }
+    let total: f64 =
+        samples.iter().map(|s| cross_entropy(sigmoid(eval_stm(w, s) / scale), target(s, lambda, scale))).sum();
     total / samples.len() as f64
 }
 
-/// Whether weight `i` is pulled towards zero (positional terms) or left free (material).
-fn regularised(i: usize) -> bool {
-    i >= features::KP_OWN_BASE
+/// The scale that makes `sigmoid(eval / K)` predict the game results best (golden-section
+/// search over 100..5000 centipawns).
+pub fn fit_scale(w: &[f64], samples: &[Sample]) -> f64 {
+    let evals: Vec<(f64, f64)> = samples.iter().map(|s| (eval_stm(w, s), s.result as f64)).collect();
+    let f = |k: f64| evals.iter().map(|&(e, r)| cross_entropy(sigmoid(e / k), r)).sum::<f64>();
+    let (mut a, mut b) = (100.0f64, 5000.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
+    let (mut fc, mut fd) = (f(c), f(d));
+    for _ in 0..40 {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - g * (b - a);
+            fc = f(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + g * (b - a);
+            fd = f(d);
+        }
+    }
+    (a + b) / 2.0
+}
+
+fn is_material(i: usize) -> bool {
+    i < features::KP_OWN_BASE
 }
 
 pub struct TrainReport {
     pub weights: Vec<f64>,
+    pub scale: f64,
     /// (epoch, training loss, validation loss) per epoch; epoch 0 is the start.
     pub history: Vec<(usize, f64, f64)>,
     pub best_epoch: usize,
 }
 
-/// Fits the weights, starting from `init`. `progress` gets each epoch's losses.
+/// Fits the weights, starting from (and regularised towards) `init`. `progress` gets each
+/// epoch's losses.
 pub fn train(
     samples: &[Sample],
     init: &[f64],
@@ -112,8 +162,15 @@ pub fn train(
     assert_eq!(init.len(), NUM_FEATURES);
     let (valid, train): (Vec<&Sample>, Vec<&Sample>) =
         samples.iter().partition(|s| opts.holdout_every > 0 && s.game % opts.holdout_every == 0);
-    let train: Vec<Sample> = train.into_iter().cloned().collect();
-    let valid: Vec<Sample> = valid.into_iter().cloned().collect();
+    let scale = opts.scale.unwrap_or_else(|| fit_scale(init, samples));
+    let lambda = opts.lambda;
+    let train: Vec<&Sample> = train;
+    let valid_or_train: Vec<Sample> = if valid.is_empty() {
+        train.iter().map(|s| (*s).clone()).collect()
+    } else {
+        valid.into_iter().cloned().collect()
+    };
+    let train_owned: Vec<Sample> = train.iter().map(|s| (*s).clone()).collect();
     let mut w = init.to_vec();
     let mut m = vec![0.0; NUM_FEATURES];
     let mut v = vec![0.0; NUM_FEATURES];
@@ -121,23 +178,26 @@ pub fn train(
     let mut step = 0i32;
     let mut grad = vec![0.0; NUM_FEATURES];
     let mut touched: Vec<usize> = Vec::new();
-    let start_valid = loss(&w, if valid.is_empty() { &train } else { &valid });
-    let mut history = vec![(0, loss(&w, &train), start_valid)];
+    let start_valid = loss(&w, &valid_or_train, lambda, scale);
+    let mut history = vec![(0, loss(&w, &train_owned, lambda, scale), start_valid)];
     progress(0, history[0].1, history[0].2);
     let mut best = (start_valid, w.clone(), 0);
-    // A fixed shuffle order (deterministic: a multiplicative stride over the samples).
-    let n = train.len();
-    let stride = if n > 1 { (n as u64 * 7 / 13).max(1) | 1 } else { 1 };
+    // A fixed shuffle order (deterministic: a stride coprime to the sample count).
+    let n = train_owned.len();
+    let mut stride = (n as u64 * 7 / 13).max(1);
+    while n > 1 && gcd(stride, n as u64) != 1 {
+        stride += 1;
+    }
     for epoch in 1..=opts.epochs {
         let mut k = 0usize;
         while k < n {
             let end = (k + opts.batch).min(n);
             touched.clear();
             for j in k..end {
-                let s = &train[((j as u64 * stride) % n as u64) as usize];
-                let p = predict(&w, s);
-                // d(cross entropy)/d(logit) = p - t; logit = stm_sign * v / SCALE.
-                let g = (p - s.target as f64) * s.stm_sign as f64 / SCALE;
+                let s = &train_owned[((j as u64 * stride) % n as u64) as usize];
+                let p = sigmoid(eval_stm(&w, s) / scale);
+                // d(cross entropy)/d(logit) = p - t; logit = stm_sign * v / K.
+                let g = (p - target(s, lambda, scale)) * s.stm_sign as f64 / scale;
                 for &(i, c) in &s.features {
                     let i = i as usize;
                     if grad[i] == 0.0 {
@@ -148,30 +208,34 @@ pub fn train(
             }
             step += 1;
             let batch_len = (end - k) as f64;
-            let lr = opts.learning_rate;
             for &i in &touched {
                 let mut g = grad[i] / batch_len;
-                if regularised(i) {
-                    g += opts.l2 * w[i];
+                grad[i] = 0.0;
+                if opts.freeze_material && is_material(i) {
+                    continue;
                 }
+                g += opts.l2 * (w[i] - init[i]) / scale;
                 m[i] = b1 * m[i] + (1.0 - b1) * g;
                 v[i] = b2 * v[i] + (1.0 - b2) * g * g;
                 let mh = m[i] / (1.0 - b1.powi(step));
                 let vh = v[i] / (1.0 - b2.powi(step));
-                w[i] -= lr * mh / (vh.sqrt() + eps);
-                grad[i] = 0.0;
+                w[i] -= opts.learning_rate * mh / (vh.sqrt() + eps);
             }
             k = end;
         }
-        let tl = loss(&w, &train);
-        let vl = if valid.is_empty() { tl } else { loss(&w, &valid) };
+        let tl = loss(&w, &train_owned, lambda, scale);
+        let vl = loss(&w, &valid_or_train, lambda, scale);
         history.push((epoch, tl, vl));
         progress(epoch, tl, vl);
         if vl < best.0 {
             best = (vl, w.clone(), epoch);
         }
     }
-    TrainReport { weights: best.1, history, best_epoch: best.2 }
+    TrainReport { weights: best.1, scale, history, best_epoch: best.2 }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// Weights rounded for the engine.
