@@ -5,22 +5,44 @@
 //! `stop`/`ponderhit` flip atomics, and `isready` during a search is answered when the search
 //! ends. Search results arrive through `UsiReporter`, which formats and writes them.
 //!
-//! A `position` command that fails (bad SFEN, illegal move) is never half-applied: the engine
-//! drops its position, says why in `info string error: ...`, and answers a `go` before the next
-//! valid `position` with `bestmove resign` (searching a stale position could answer with a move
-//! that is illegal in the GUI's game).
+//! Bad input never stops the loop. Every problem is reported as one `info string error: ...`
+//! (or `info string warning: ...`) line, with control characters of the echoed input escaped,
+//! and the loop goes on:
+//!
+//! - A `position` command that fails (bad SFEN, illegal move, a line that cannot be parsed,
+//!   is too long or damaged) is never half-applied: the engine drops its position, says why,
+//!   and answers a `go` before the next valid `position` with `bestmove resign` (searching a
+//!   stale position could answer with a move that is illegal in the GUI's game).
+//! - A `go` that cannot be parsed (a bad number, an unknown word) is refused the same way:
+//!   the error, then `bestmove resign` (`checkmate notimplemented` for `go mate`), so a GUI
+//!   waiting for an answer always gets one.
+//! - Commands without arguments (`usi`, `isready`, `usinewgame`, `stop`, ...) and `ponderhit`
+//!   with unreadable clock values are still carried out, after the error: a GUI that waits
+//!   for `readyok` or a `bestmove` is never left hanging.
+//! - Input that is not UTF-8 is read with the bad bytes replaced (U+FFFD) and parsed; a line
+//!   longer than `input::MAX_LINE_BYTES` is skipped whole (a skipped `position` or `go` counts
+//!   as a failed one, as above).
+//! - Numbers out of range are clamped with a warning (`go` times, depths, option values);
+//!   a hash table that cannot be allocated falls back to a small one with an error message.
+//!
+//! `go perft` and `bench` run on their own thread like a search, so `stop` and `quit` are
+//! answered during them too.
 
 pub mod command;
+pub mod input;
+pub mod options;
 
 use crate::engine::Engine;
-use crate::search::{BestMove, Limits, Reporter, Score, SearchInfo};
-use crate::shogi::{EnteringKingRule, MoveList, Position, movegen};
+use crate::search::{BestMove, Limits, Reporter, Score, SearchInfo, StopSignal};
+use crate::shogi::{MoveList, Position, movegen};
 use crate::tt::Bound;
-use command::{Command, GoKind, PositionBase, UsiError};
+use command::{Command, GoKind, UsiError};
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use input::{InputLine, LineReader};
 use parking_lot::Mutex;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// Shared, line-buffered output.
 #[derive(Clone)]
@@ -91,36 +113,85 @@ impl Reporter for UsiReporter {
     }
 }
 
-#[derive(Clone, Copy)]
-enum OptKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
-    Combo { default: &'static str, vars: &'static [&'static str] },
-}
-
-const RULE_NAMES: [&str; 6] = ["NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27", "CSARule27H", "TryRule"];
-
-struct OptDef {
-    name: &'static str,
-    kind: OptKind,
-}
-
-const OPTIONS: &[OptDef] = &[
-    OptDef { name: "USI_Hash", kind: OptKind::Spin { default: 256, min: 1, max: 1 << 20 } },
-    OptDef { name: "USI_Ponder", kind: OptKind::Check { default: false } },
-    OptDef { name: "Threads", kind: OptKind::Spin { default: 1, min: 1, max: 256 } },
-    OptDef { name: "MultiPV", kind: OptKind::Spin { default: 1, min: 1, max: 600 } },
-    OptDef { name: "NetworkDelay", kind: OptKind::Spin { default: 40, min: 0, max: 10_000 } },
-    OptDef { name: "MinimumThinkingTime", kind: OptKind::Spin { default: 20, min: 0, max: 60_000 } },
-    OptDef { name: "ResignValue", kind: OptKind::Spin { default: 10_000, min: 0, max: 99_999 } },
-    OptDef { name: "DrawValue", kind: OptKind::Spin { default: 0, min: -30_000, max: 30_000 } },
-    OptDef { name: "EnteringKingRule", kind: OptKind::Combo { default: "CSARule27", vars: &RULE_NAMES } },
-    OptDef { name: "MaxMovesToDraw", kind: OptKind::Spin { default: 0, min: 0, max: 100_000 } },
-];
-
+/// Messages from the input thread.
 enum Msg {
-    Line(String),
+    /// A line and when it was read (a `go`'s clock starts then).
+    Line(InputLine, Instant),
     Eof,
+}
+
+/// What the controller carries out, in input order.
+enum Action {
+    Run(Command),
+    /// A `position` line that cannot be used (unparsable or skipped): the position is dropped.
+    RejectPosition(String),
+    /// A `go` line that cannot be parsed: refused, with the answer a GUI waits for.
+    RefuseGo {
+        why: String,
+        mate: bool,
+        perft: bool,
+    },
+}
+
+impl Action {
+    /// Acts on the running search at once instead of waiting for it.
+    fn is_urgent(&self) -> bool {
+        matches!(self, Action::Run(Command::Stop | Command::PonderHit(_) | Command::Quit | Command::GameOver(_)))
+    }
+
+    /// Starts a search or a diagnostic.
+    fn starts_work(&self) -> bool {
+        matches!(self, Action::Run(Command::Go { .. } | Command::Bench { .. }))
+    }
+}
+
+/// What still happens for a line that failed to parse (see the module doc), or `None` when
+/// the error message is all.
+fn recover(line: &str, why: &str) -> Option<Action> {
+    let mut tokens = line.split_whitespace();
+    let head = tokens.next()?;
+    Some(match head {
+        "position" => Action::RejectPosition(why.to_string()),
+        "go" => {
+            let rest: Vec<&str> = tokens.collect();
+            Action::RefuseGo { why: why.to_string(), mate: rest.contains(&"mate"), perft: rest.contains(&"perft") }
+        }
+        "usi" => Action::Run(Command::Usi),
+        "isready" => Action::Run(Command::IsReady),
+        "usinewgame" => Action::Run(Command::UsiNewGame),
+        "stop" => Action::Run(Command::Stop),
+        "ponderhit" => Action::Run(Command::PonderHit(None)),
+        "d" => Action::Run(Command::Display),
+        "moves" => Action::Run(Command::Moves),
+        _ => return None,
+    })
+}
+
+/// Longest message echoed to the GUI (characters); longer ones are cut with `...`.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+/// Input echoed in a message: control characters escaped (the GUI must see exactly one line,
+/// and no terminal escapes), and cut to `MAX_MESSAGE_CHARS`.
+fn printable(s: &str) -> String {
+    let mut out = String::with_capacity(s.len().min(MAX_MESSAGE_CHARS + 8));
+    for (n, c) in s.chars().enumerate() {
+        if n == MAX_MESSAGE_CHARS {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A diagnostic (`go perft`, `bench`) running on its own thread.
+struct Diagnostic {
+    stop: Arc<StopSignal>,
+    handle: std::thread::JoinHandle<()>,
 }
 
 struct Controller {
@@ -130,42 +201,58 @@ struct Controller {
     /// nor an error (no `position` yet), the start position is used.
     position_error: Option<String>,
     out: Output,
-    /// Search threads report their end here, tagged with the search's number.
+    /// Search and diagnostic threads report their end here, tagged with the job's number.
     done_tx: Sender<u64>,
-    /// Number of the latest search; a done signal of an older one is stale and ignored.
+    /// Number of the latest search or diagnostic; a done signal of an older one is ignored.
     search_id: u64,
+    /// A search or a diagnostic is running.
     searching: bool,
     /// The running search waits for `stop`/`ponderhit` (infinite or ponder).
     search_holds: bool,
     pending_isready: bool,
-    /// Commands received during a limited search, run when it ends.
-    deferred: std::collections::VecDeque<Command>,
+    /// Commands received during a limited search, run when it ends, with their arrival.
+    deferred: std::collections::VecDeque<(Action, Instant)>,
+    diagnostic: Option<Diagnostic>,
+    /// When the last search or diagnostic ended.
+    last_end: Instant,
 }
 
 /// Runs the protocol over `input` until `quit` or end of input.
 pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
     let (tx, rx) = unbounded();
-    std::thread::Builder::new()
-        .name("usi-reader".into())
-        .spawn(move || {
-            for line in input.lines() {
-                match line {
-                    Ok(l) => {
-                        if tx.send(Msg::Line(l)).is_err() {
-                            return;
-                        }
-                    }
-                    Err(_) => break, // invalid UTF-8 or a read error ends input like EOF
-                }
+    let engine = Engine::new();
+    let stopper = engine.stopper();
+    let reader_out = out.clone();
+    let reader = std::thread::Builder::new().name("usi-reader".into()).spawn(move || {
+        let mut lines = LineReader::new(input);
+        // A read error (other than an interruption) ends input like end of file.
+        while let Ok(Some(l)) = lines.next_line() {
+            // `stop` is answered from here at once with the best move found so far: no
+            // waiting for the protocol loop or for the search threads, each of which may wait
+            // for a CPU on a loaded machine. The protocol loop then handles the `stop` as
+            // usual (stopping twice is harmless; the search gives no second bestmove).
+            if let InputLine::Ok(text) = &l
+                && text.trim() == "stop"
+                && let Some(best) = stopper.stop()
+            {
+                reader_out.line(&format_bestmove(&best));
             }
-            let _ = tx.send(Msg::Eof);
-        })
-        .expect("spawn the input thread");
-    // Build the attack tables while the GUI is still reading the option list.
-    std::thread::spawn(crate::shogi::attacks::init);
+            if tx.send(Msg::Line(l, Instant::now())).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send(Msg::Eof);
+    });
+    if let Err(e) = reader {
+        out.line(&format!("info string error: cannot start the input thread: {e}"));
+        return;
+    }
+    // Build the attack tables while the GUI is still reading the option list (they are also
+    // built on first use, so a failed spawn costs nothing).
+    let _ = std::thread::Builder::new().name("init".into()).spawn(crate::shogi::attacks::init);
     let (done_tx, done_rx) = unbounded();
     let mut c = Controller {
-        engine: Engine::new(),
+        engine,
         position: None,
         position_error: None,
         out,
@@ -175,6 +262,8 @@ pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
         search_holds: false,
         pending_isready: false,
         deferred: std::collections::VecDeque::new(),
+        diagnostic: None,
+        last_end: Instant::now(),
     };
     c.main_loop(rx, done_rx);
 }
@@ -184,8 +273,8 @@ impl Controller {
         loop {
             select! {
                 recv(rx) -> msg => match msg {
-                    Ok(Msg::Line(l)) => {
-                        if !self.handle_line(&l) {
+                    Ok(Msg::Line(l, at)) => {
+                        if !self.handle_input(l, at) {
                             self.shutdown();
                             return;
                         }
@@ -196,9 +285,9 @@ impl Controller {
                         // stopped first.
                         while self.searching {
                             if self.search_holds {
-                                self.engine.stop();
+                                self.stop_search();
                             }
-                            self.engine.wait();
+                            self.wait_search();
                             self.search_done();
                         }
                         return;
@@ -216,11 +305,28 @@ impl Controller {
     /// `quit`: stop the search and return at once; the process ends when `run` returns, so
     /// the search thread is not waited for (its bestmove is not wanted any more).
     fn shutdown(&mut self) {
+        self.stop_search();
+    }
+
+    /// Asks the running search or diagnostic to stop (it answers shortly).
+    fn stop_search(&self) {
         self.engine.stop();
+        if let Some(d) = &self.diagnostic {
+            d.stop.stop();
+        }
+    }
+
+    /// Waits for the running search or diagnostic to end.
+    fn wait_search(&mut self) {
+        self.engine.wait();
+        if let Some(d) = self.diagnostic.take() {
+            let _ = d.handle.join();
+        }
     }
 
     fn search_done(&mut self) {
-        self.engine.wait();
+        self.wait_search();
+        self.last_end = Instant::now();
         self.searching = false;
         self.search_holds = false;
         if self.pending_isready {
@@ -228,12 +334,15 @@ impl Controller {
             self.out.line("readyok");
         }
         // Commands that arrived during the search run now, in order, until one starts a
-        // new search.
+        // new search; `stop`/`ponderhit`/`gameover` queued right behind it act on it at once.
         // (`quit` is never deferred, so `execute` cannot ask to end here.)
-        while !self.searching
-            && let Some(cmd) = self.deferred.pop_front()
-        {
-            self.execute(cmd);
+        while let Some((front, _)) = self.deferred.front() {
+            if self.searching && !front.is_urgent() {
+                break;
+            }
+            if let Some((action, at)) = self.deferred.pop_front() {
+                self.execute(action, at);
+            }
         }
     }
 
@@ -242,15 +351,20 @@ impl Controller {
     }
 
     fn error(&self, s: &str) {
-        self.out.line(&format!("info string error: {s}"));
+        self.out.line(&format!("info string error: {}", printable(s)));
+    }
+
+    fn warning(&self, s: &str) {
+        self.out.line(&format!("info string warning: {}", printable(s)));
     }
 
     /// Stops a running search and waits for its bestmove (for commands that need the engine
     /// idle; a well-behaved GUI has already sent `stop`).
     fn stop_and_wait(&mut self) {
         if self.searching {
-            self.engine.stop();
-            self.engine.wait();
+            self.stop_search();
+            self.wait_search();
+            self.last_end = Instant::now();
             self.searching = false;
             self.search_holds = false;
             if self.pending_isready {
@@ -260,29 +374,92 @@ impl Controller {
         }
     }
 
-    /// Handles one line; returns false on `quit`.
-    fn handle_line(&mut self, line: &str) -> bool {
-        let cmd = match command::parse(line) {
-            Ok(c) => c,
-            Err(UsiError::Empty) => return true,
-            Err(e) => {
+    /// Handles one input line; returns false on `quit`.
+    fn handle_input(&mut self, line: InputLine, at: Instant) -> bool {
+        match line {
+            InputLine::Ok(l) => self.handle_line(&l, at),
+            InputLine::Lossy(l, e) => {
                 self.error(&e.to_string());
-                return true;
+                self.handle_line(&l, at)
             }
-        };
+            InputLine::Skipped { head, error } => self.handle_bad_line(&head, error.to_string(), at),
+        }
+    }
+
+    /// Handles one text line; returns false on `quit`.
+    fn handle_line(&mut self, line: &str, at: Instant) -> bool {
+        match command::parse(line) {
+            Ok(c) => self.dispatch(Action::Run(c), at),
+            Err(UsiError::Empty) => true,
+            Err(e) => self.handle_bad_line(line, e.to_string(), at),
+        }
+    }
+
+    /// A line that could not be parsed or read: report it, and do what still has to happen.
+    fn handle_bad_line(&mut self, line: &str, why: String, at: Instant) -> bool {
+        match recover(line, &why) {
+            // These report when they run, in order with the search output.
+            Some(a @ (Action::RejectPosition(_) | Action::RefuseGo { .. })) => self.dispatch(a, at),
+            Some(a) => {
+                self.error(&why);
+                self.dispatch(a, at)
+            }
+            None => {
+                self.error(&why);
+                true
+            }
+        }
+    }
+
+    /// Runs an action now or, during a limited search, queues it; returns false on `quit`.
+    fn dispatch(&mut self, action: Action, at: Instant) -> bool {
         // While a search with a limit runs, commands that need the engine idle wait for it
         // (a script of `position`/`go` pairs then runs every search to its limit). During an
         // infinite or pondering search they stop it instead: the GUI has moved on.
-        let urgent = matches!(cmd, Command::Stop | Command::PonderHit(_) | Command::Quit | Command::GameOver(_));
-        if !urgent && self.searching && (!self.search_holds || !self.deferred.is_empty()) {
-            self.deferred.push_back(cmd);
+        //
+        // `stop`, `ponderhit` and `gameover` act at once on the running search. When a `go`
+        // is queued, they are meant for that newer search too (the GUI may have seen the
+        // running one answer already): a copy is queued right behind the last queued `go`,
+        // so it acts as soon as that search starts.
+        if action.is_urgent() {
+            if let Action::Run(cmd) = &action
+                && !matches!(cmd, Command::Quit)
+                && let Some(i) = self.deferred.iter().rposition(|(a, _)| a.starts_work())
+            {
+                self.deferred.insert(i + 1, (Action::Run(cmd.clone()), at));
+            }
+            return self.execute(action, at);
+        }
+        if self.searching && (!self.search_holds || !self.deferred.is_empty()) {
+            self.deferred.push_back((action, at));
             return true;
         }
-        self.execute(cmd)
+        self.execute(action, at)
+    }
+
+    /// Carries out one action; returns false on `quit`.
+    fn execute(&mut self, action: Action, at: Instant) -> bool {
+        match action {
+            Action::Run(cmd) => return self.run_command(cmd, at),
+            Action::RejectPosition(why) => {
+                self.stop_and_wait();
+                self.drop_position(why);
+            }
+            Action::RefuseGo { why, mate, perft } => {
+                self.stop_and_wait();
+                self.error(&format!("{why}; go refused"));
+                if mate {
+                    self.say("checkmate notimplemented");
+                } else if !perft {
+                    self.say("bestmove resign");
+                }
+            }
+        }
+        true
     }
 
     /// Carries out one command; returns false on `quit`.
-    fn execute(&mut self, cmd: Command) -> bool {
+    fn run_command(&mut self, cmd: Command, at: Instant) -> bool {
         match cmd {
             Command::Quit => return false,
             Command::Usi => self.usi(),
@@ -298,34 +475,45 @@ impl Controller {
             }
             Command::SetOption { name, value } => {
                 self.stop_and_wait();
-                self.set_option(&name, value.as_deref());
+                match options::parse_option(&name, value.as_deref()) {
+                    Ok(p) => {
+                        if let Some(w) = p.warning {
+                            self.warning(&w);
+                        }
+                        p.setting.apply(&mut self.engine.options);
+                    }
+                    Err(e) => self.error(&e.to_string()),
+                }
             }
             Command::UsiNewGame => {
                 self.stop_and_wait();
-                if let Err(e) = self.engine.prepare() {
-                    self.error(&format!("{e}; using {} MiB", self.engine.options.hash_mib));
-                }
                 self.engine.new_game();
             }
             Command::Position { base, moves } => {
                 self.stop_and_wait();
-                self.set_position(base, &moves);
+                match command::build_position(&base, &moves) {
+                    Ok(p) => {
+                        self.position = Some(p);
+                        self.position_error = None;
+                    }
+                    Err(e) => self.drop_position(e.to_string()),
+                }
             }
             Command::Go { kind, warnings } => {
                 for w in warnings {
-                    self.say(&format!("info string warning: {w}"));
+                    self.warning(&w);
                 }
                 self.stop_and_wait();
-                self.go(kind);
+                self.go(kind, at);
             }
-            Command::Stop => self.engine.stop(),
+            Command::Stop => self.stop_search(),
             Command::PonderHit(limits) => {
                 self.search_holds = false;
                 self.engine.ponderhit(limits);
             }
             Command::GameOver(_) => {
                 if self.searching {
-                    self.engine.stop();
+                    self.stop_search();
                 }
             }
             Command::Display => self.display(),
@@ -341,109 +529,61 @@ impl Controller {
             Command::Bench { depth } => {
                 self.stop_and_wait();
                 let depth = depth.unwrap_or(crate::search::BENCH_DEPTH);
-                let r = crate::search::bench(depth, self.engine.options.threads, 16);
-                let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
-                self.say(&format!(
-                    "info string bench depth {depth} threads {} nodes {} time {} ms nps {:.0}",
-                    self.engine.options.threads,
-                    r.nodes,
-                    r.elapsed.as_millis(),
-                    nps
-                ));
+                let threads = self.engine.options.threads;
+                self.start_diagnostic(move |stop, out| {
+                    let Some(r) = crate::search::bench_until(depth, threads, 16, stop) else {
+                        out.line("info string bench stopped");
+                        return;
+                    };
+                    let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
+                    out.line(&format!(
+                        "info string bench depth {depth} threads {threads} nodes {} time {} ms nps {nps:.0}",
+                        r.nodes,
+                        r.elapsed.as_millis(),
+                    ));
+                });
             }
         }
         true
     }
 
+    /// Runs `work` on its own thread as if it were a search: later commands wait for it, and
+    /// `stop`/`quit` set its stop signal.
+    fn start_diagnostic(&mut self, work: impl FnOnce(&StopSignal, &Output) + Send + 'static) {
+        let stop = Arc::new(StopSignal::default());
+        self.search_id += 1;
+        let id = self.search_id;
+        let done = self.done_tx.clone();
+        let out = self.out.clone();
+        let signal = stop.clone();
+        let spawned = std::thread::Builder::new().name("diagnostic".into()).stack_size(16 << 20).spawn(move || {
+            work(&signal, &out);
+            let _ = done.send(id);
+        });
+        match spawned {
+            Ok(handle) => {
+                self.diagnostic = Some(Diagnostic { stop, handle });
+                self.searching = true;
+                self.search_holds = false;
+            }
+            Err(e) => self.error(&format!("cannot start a thread: {e}")),
+        }
+    }
+
     fn usi(&self) {
         self.say(&format!("id name hayate {}", env!("CARGO_PKG_VERSION")));
         self.say("id author the hayate developers");
-        for o in OPTIONS {
-            match o.kind {
-                OptKind::Spin { default, min, max } => {
-                    self.say(&format!("option name {} type spin default {default} min {min} max {max}", o.name))
-                }
-                OptKind::Check { default } => self.say(&format!("option name {} type check default {default}", o.name)),
-                OptKind::Combo { default, vars } => {
-                    let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
-                    self.say(&format!("option name {} type combo default {default}{vars}", o.name))
-                }
-            }
+        for l in options::usi_lines() {
+            self.say(&l);
         }
         self.say("usiok");
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let Some(def) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
-            self.error(&format!("unknown option '{name}'"));
-            return;
-        };
-        match def.kind {
-            OptKind::Spin { min, max, .. } => {
-                let Some(v) = value.and_then(|v| v.trim().parse::<i128>().ok()) else {
-                    self.error(&format!("option {}: '{}' is not a number", def.name, value.unwrap_or("")));
-                    return;
-                };
-                let clamped = v.clamp(min as i128, max as i128) as i64;
-                if clamped as i128 != v {
-                    self.say(&format!("info string warning: option {} value {v} clamped to {clamped}", def.name));
-                }
-                let o = &mut self.engine.options;
-                match def.name {
-                    "USI_Hash" => o.hash_mib = clamped as usize,
-                    "Threads" => o.threads = clamped as usize,
-                    "MultiPV" => o.multipv = clamped as usize,
-                    "NetworkDelay" => o.network_delay = clamped as u64,
-                    "MinimumThinkingTime" => o.minimum_thinking_time = clamped as u64,
-                    "ResignValue" => o.resign_value = clamped as i32,
-                    "DrawValue" => o.draw_value = clamped as i32,
-                    "MaxMovesToDraw" => o.max_moves_to_draw = clamped as u32,
-                    _ => {}
-                }
-            }
-            OptKind::Check { .. } => {
-                let v = match value.map(|v| v.trim().to_ascii_lowercase()) {
-                    Some(v) if v == "true" => true,
-                    Some(v) if v == "false" => false,
-                    other => {
-                        self.error(&format!("option {}: '{}' is not true/false", def.name, other.unwrap_or_default()));
-                        return;
-                    }
-                };
-                if def.name == "USI_Ponder" {
-                    self.engine.options.ponder = v;
-                }
-            }
-            OptKind::Combo { .. } => match value.unwrap_or("").trim().parse::<EnteringKingRule>() {
-                Ok(rule) => self.engine.options.entering_king_rule = rule,
-                Err(e) => self.error(&format!("option {}: {e}", def.name)),
-            },
-        }
-    }
-
-    fn set_position(&mut self, base: PositionBase, moves: &[String]) {
-        let built = (|| -> Result<Position, String> {
-            let mut pos = match &base {
-                PositionBase::Startpos => Position::startpos(),
-                PositionBase::Sfen(s) => Position::from_sfen(s).map_err(|e| format!("bad SFEN '{s}': {e}"))?,
-            };
-            for (i, m) in moves.iter().enumerate() {
-                let mv = pos.parse_usi_move(m).map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
-                pos.do_move(mv);
-            }
-            Ok(pos)
-        })();
-        match built {
-            Ok(p) => {
-                self.position = Some(p);
-                self.position_error = None;
-            }
-            Err(e) => {
-                self.error(&format!("{e}; position cleared, send a valid 'position' before 'go'"));
-                self.position = None;
-                self.position_error = Some(e);
-            }
-        }
+    /// A failed `position`: forget the position so that `go` is refused until a valid one.
+    fn drop_position(&mut self, why: String) {
+        self.error(&format!("{why}; position cleared, send a valid 'position' before 'go'"));
+        self.position = None;
+        self.position_error = Some(why);
     }
 
     /// The position to work on: the last valid one, or the start position before any.
@@ -470,7 +610,8 @@ impl Controller {
         }
     }
 
-    fn go(&mut self, kind: GoKind) {
+    /// `go` that arrived at `at`.
+    fn go(&mut self, kind: GoKind, at: Instant) {
         let pos = match self.current_position() {
             Ok(p) => p,
             Err(why) => {
@@ -484,24 +625,32 @@ impl Controller {
             }
         };
         match kind {
-            GoKind::Perft(depth) => {
+            GoKind::Perft(depth) => self.start_diagnostic(move |stop, out| {
                 let mut p = pos;
                 let start = std::time::Instant::now();
+                let Some(counts) = movegen::perft_divide_until(&mut p, depth, stop.flag()) else {
+                    out.line("info string perft stopped");
+                    return;
+                };
                 let mut total = 0;
-                for (m, n) in movegen::perft_divide(&mut p, depth) {
-                    self.say(&format!("{m}: {n}"));
+                for (m, n) in counts {
+                    out.line(&format!("{m}: {n}"));
                     total += n;
                 }
                 let secs = start.elapsed().as_secs_f64();
-                self.say(&format!("info string perft time {:.3} s nps {:.0}", secs, total as f64 / secs.max(1e-9)));
-                self.say(&format!("Nodes searched: {total}"));
-            }
+                out.line(&format!("info string perft time {:.3} s nps {:.0}", secs, total as f64 / secs.max(1e-9)));
+                out.line(&format!("Nodes searched: {total}"));
+            }),
             GoKind::Mate(_) => self.say("checkmate notimplemented"),
-            GoKind::Search(limits) => self.start_search(pos, limits),
+            GoKind::Search(limits) => self.start_search(pos, limits, at),
         }
     }
 
-    fn start_search(&mut self, pos: Position, limits: Limits) {
+    /// The clock runs from the arrival of `go` (`at`), or from the end of the search before it
+    /// if that `go` had to wait: a GUI's clock runs from when it sent `go`, which is when the
+    /// engine read it (reading it late, the engine would overstep its time), while in a
+    /// script every `go` gets its full time after the search before it.
+    fn start_search(&mut self, pos: Position, limits: Limits, at: Instant) {
         let holds = limits.infinite || limits.ponder;
         let reporter = Arc::new(UsiReporter { out: self.out.clone() });
         let done = self.done_tx.clone();
@@ -510,8 +659,17 @@ impl Controller {
         let on_done = Box::new(move || {
             let _ = done.send(id);
         });
-        self.engine.go(pos, limits, reporter, on_done);
-        self.searching = true;
-        self.search_holds = holds;
+        let start = at.max(self.last_end);
+        match self.engine.go(pos, limits, reporter, on_done, start) {
+            Ok(()) => {
+                self.searching = true;
+                self.search_holds = holds;
+            }
+            Err(e) => {
+                // No thread, no search: answer so that the GUI does not wait forever.
+                self.error(&format!("cannot start the search: {e}"));
+                self.say("bestmove resign");
+            }
+        }
     }
 }
