@@ -193,11 +193,23 @@ impl Engine {
     /// replaced by a fresh one from the allocator (zeroed lazily by the OS, see `tt.rs`) rather
     /// than cleared in place: writing a table of many GiB would hold up the protocol loop for
     /// seconds, and `quit` with it.
+    ///
+    /// The new table is allocated here rather than in the background: from lazily zeroed
+    /// memory that takes microseconds, while a background thread may wait for a CPU on a
+    /// loaded machine, and the first search of the game with it.
     pub fn new_game(&mut self) {
         self.take_incoming();
         if self.tt_used && self.tt.take().is_some() {
+            let want = self.tt_mib;
             self.tt_mib = 0;
-            self.prepare_async();
+            match TranspositionTable::new(want) {
+                Ok(tt) => {
+                    self.tt = Some(Arc::new(tt));
+                    self.tt_mib = want;
+                }
+                // Let the usual path try again and report at the next search.
+                Err(_) => self.prepare_async(),
+            }
         }
         self.tt_used = false;
         self.thread_data.lock().clear();

@@ -292,3 +292,80 @@ proptest! {
         prop_assert!(out.lines().filter(|l| *l == "readyok").count() >= readies);
     }
 }
+
+/// The sample records of every format `hayate analyze` reads.
+fn records() -> &'static [(String, Vec<u8>)] {
+    static RECORDS: std::sync::OnceLock<Vec<(String, Vec<u8>)>> = std::sync::OnceLock::new();
+    RECORDS.get_or_init(|| {
+        let dir = format!("{}/tests/data/analyze", env!("CARGO_MANIFEST_DIR"));
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .filter_map(|e| e.ok())
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+            .collect();
+        v.sort();
+        v
+    })
+}
+
+/// A record damaged line by line: lines dropped, repeated or swapped, and bytes changed.
+fn damaged_record() -> impl Strategy<Value = Vec<u8>> {
+    (any::<prop::sample::Index>(), prop::collection::vec((any::<u16>(), any::<u16>(), 0..5u8, any::<u8>()), 0..8))
+        .prop_map(|(pick, edits)| {
+            let recs = records();
+            let (_, bytes) = &recs[pick.index(recs.len())];
+            let mut lines: Vec<Vec<u8>> = bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+            for (a, b, op, byte) in edits {
+                let n = lines.len();
+                let (i, j) = (a as usize % n, b as usize % n);
+                match op {
+                    0 if n > 1 => {
+                        lines.remove(i);
+                    }
+                    1 => {
+                        let l = lines[i].clone();
+                        lines.insert(j, l);
+                    }
+                    2 => lines.swap(i, j),
+                    3 => {
+                        let keep = b as usize % (lines[i].len() + 1);
+                        lines[i].truncate(keep);
+                    }
+                    _ => {
+                        let l = &mut lines[i];
+                        if !l.is_empty() {
+                            let k = b as usize % l.len();
+                            l[k] = byte;
+                        }
+                    }
+                }
+            }
+            lines.join(&b'\n')
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// KIF, KI2, CSA, USI and SFEN-list records, damaged: every parser answers with a game, a
+    /// list or a typed error, whatever the format it is forced to read them as.
+    #[test]
+    fn damaged_game_records_never_panic(bytes in damaged_record()) {
+        use hayate::analyze::formats::{self, Format, Input};
+        let Ok(text) = formats::decode(&bytes) else { return Ok(()) };
+        for format in [None, Some(Format::Kif), Some(Format::Ki2), Some(Format::Csa), Some(Format::Usi), Some(Format::Sfen)] {
+            if let Ok((_, input)) = formats::parse(&text, format) {
+                match input {
+                    Input::Game(g) => {
+                        let mut p = g.start.clone();
+                        for &m in &g.moves {
+                            prop_assert!(p.is_legal(m));
+                            p.do_move(m);
+                        }
+                    }
+                    Input::Positions(ps) => prop_assert!(ps.iter().all(Position::is_consistent)),
+                }
+            }
+        }
+    }
+}
