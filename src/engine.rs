@@ -308,6 +308,11 @@ impl Engine {
         Stopper(self.control.clone())
     }
 
+    /// Whether the latest search gave its bestmove (it may still be finishing).
+    pub fn is_answered(&self) -> bool {
+        self.control.lock().is_answered()
+    }
+
     /// Asks the running search (if any) to stop; it reports its bestmove shortly.
     pub fn stop(&self) {
         self.control.lock().stop();

@@ -567,3 +567,20 @@ fn a_found_mate_waits_for_stop_or_ponderhit() {
     }
     assert_legal_bestmove(&pos, "bestmove G*5b");
 }
+
+/// A `go` queued behind a search that has not answered yet (a script) gets its full time
+/// after it. (A `go` from a GUI is timed from its arrival: `byoyomi_uses_most_of_the_time` in
+/// usi_protocol.rs.)
+#[test]
+fn a_queued_go_gets_its_full_time() {
+    let _serial = one_at_a_time();
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos");
+    let t = Instant::now();
+    e.send("go movetime 300");
+    e.send("go movetime 300");
+    e.until("bestmove", T);
+    e.until("bestmove", T);
+    assert!(t.elapsed() >= Duration::from_millis(590), "{:?}", t.elapsed());
+}

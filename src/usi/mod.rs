@@ -210,11 +210,20 @@ struct Controller {
     /// The running search waits for `stop`/`ponderhit` (infinite or ponder).
     search_holds: bool,
     pending_isready: bool,
-    /// Commands received during a limited search, run when it ends, with their arrival.
-    deferred: std::collections::VecDeque<(Action, Instant)>,
+    /// Commands received during a limited search, run when it ends.
+    deferred: std::collections::VecDeque<(Action, ClockStart)>,
     diagnostic: Option<Diagnostic>,
-    /// When the last search or diagnostic ended.
-    last_end: Instant,
+}
+
+/// Where the clock of a `go` starts.
+#[derive(Clone, Copy, Debug)]
+enum ClockStart {
+    /// When the line was read: a GUI's clock runs from when it sent the command, and the
+    /// engine may read it late (or finish the search before only then).
+    Arrival(Instant),
+    /// When it runs: a `go` that arrived while the search before it had not answered yet
+    /// (a script of `go`s) gets its full time after that search.
+    WhenRun,
 }
 
 /// Runs the protocol over `input` until `quit` or end of input.
@@ -263,7 +272,6 @@ pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
         pending_isready: false,
         deferred: std::collections::VecDeque::new(),
         diagnostic: None,
-        last_end: Instant::now(),
     };
     c.main_loop(rx, done_rx);
 }
@@ -326,7 +334,6 @@ impl Controller {
 
     fn search_done(&mut self) {
         self.wait_search();
-        self.last_end = Instant::now();
         self.searching = false;
         self.search_holds = false;
         if self.pending_isready {
@@ -340,8 +347,8 @@ impl Controller {
             if self.searching && !front.is_urgent() {
                 break;
             }
-            if let Some((action, at)) = self.deferred.pop_front() {
-                self.execute(action, at);
+            if let Some((action, clock)) = self.deferred.pop_front() {
+                self.execute(action, clock);
             }
         }
     }
@@ -364,7 +371,6 @@ impl Controller {
         if self.searching {
             self.stop_search();
             self.wait_search();
-            self.last_end = Instant::now();
             self.searching = false;
             self.search_holds = false;
             if self.pending_isready {
@@ -426,21 +432,25 @@ impl Controller {
                 && !matches!(cmd, Command::Quit)
                 && let Some(i) = self.deferred.iter().rposition(|(a, _)| a.starts_work())
             {
-                self.deferred.insert(i + 1, (Action::Run(cmd.clone()), at));
+                self.deferred.insert(i + 1, (Action::Run(cmd.clone()), ClockStart::Arrival(at)));
             }
-            return self.execute(action, at);
+            return self.execute(action, ClockStart::Arrival(at));
         }
         if self.searching && (!self.search_holds || !self.deferred.is_empty()) {
-            self.deferred.push_back((action, at));
+            // A search that has given its bestmove is only finishing: the GUI's clock for
+            // what comes now is already running.
+            let answered = self.diagnostic.is_none() && self.engine.is_answered();
+            let clock = if answered { ClockStart::Arrival(at) } else { ClockStart::WhenRun };
+            self.deferred.push_back((action, clock));
             return true;
         }
-        self.execute(action, at)
+        self.execute(action, ClockStart::Arrival(at))
     }
 
     /// Carries out one action; returns false on `quit`.
-    fn execute(&mut self, action: Action, at: Instant) -> bool {
+    fn execute(&mut self, action: Action, clock: ClockStart) -> bool {
         match action {
-            Action::Run(cmd) => return self.run_command(cmd, at),
+            Action::Run(cmd) => return self.run_command(cmd, clock),
             Action::RejectPosition(why) => {
                 self.stop_and_wait();
                 self.drop_position(why);
@@ -459,7 +469,7 @@ impl Controller {
     }
 
     /// Carries out one command; returns false on `quit`.
-    fn run_command(&mut self, cmd: Command, at: Instant) -> bool {
+    fn run_command(&mut self, cmd: Command, clock: ClockStart) -> bool {
         match cmd {
             Command::Quit => return false,
             Command::Usi => self.usi(),
@@ -504,7 +514,7 @@ impl Controller {
                     self.warning(&w);
                 }
                 self.stop_and_wait();
-                self.go(kind, at);
+                self.go(kind, clock);
             }
             Command::Stop => self.stop_search(),
             Command::PonderHit(limits) => {
@@ -610,8 +620,7 @@ impl Controller {
         }
     }
 
-    /// `go` that arrived at `at`.
-    fn go(&mut self, kind: GoKind, at: Instant) {
+    fn go(&mut self, kind: GoKind, clock: ClockStart) {
         let pos = match self.current_position() {
             Ok(p) => p,
             Err(why) => {
@@ -642,15 +651,11 @@ impl Controller {
                 out.line(&format!("Nodes searched: {total}"));
             }),
             GoKind::Mate(_) => self.say("checkmate notimplemented"),
-            GoKind::Search(limits) => self.start_search(pos, limits, at),
+            GoKind::Search(limits) => self.start_search(pos, limits, clock),
         }
     }
 
-    /// The clock runs from the arrival of `go` (`at`), or from the end of the search before it
-    /// if that `go` had to wait: a GUI's clock runs from when it sent `go`, which is when the
-    /// engine read it (reading it late, the engine would overstep its time), while in a
-    /// script every `go` gets its full time after the search before it.
-    fn start_search(&mut self, pos: Position, limits: Limits, at: Instant) {
+    fn start_search(&mut self, pos: Position, limits: Limits, clock: ClockStart) {
         let holds = limits.infinite || limits.ponder;
         let reporter = Arc::new(UsiReporter { out: self.out.clone() });
         let done = self.done_tx.clone();
@@ -659,7 +664,10 @@ impl Controller {
         let on_done = Box::new(move || {
             let _ = done.send(id);
         });
-        let start = at.max(self.last_end);
+        let start = match clock {
+            ClockStart::Arrival(at) => at,
+            ClockStart::WhenRun => Instant::now(),
+        };
         match self.engine.go(pos, limits, reporter, on_done, start) {
             Ok(()) => {
                 self.searching = true;
