@@ -76,12 +76,14 @@ class Engine:
         self.start()
 
     def start(self):
+        # Buffered pipes: a raw pipe's readline reads one byte per system call, which on a
+        # loaded machine delays the `bestmove` behind the info lines before it (and that
+        # delay would count as the engine's thinking time). Every write is flushed.
         self.proc = subprocess.Popen(
             self.cmd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            bufsize=0,
         )
         self.lines = queue.Queue()
         threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()

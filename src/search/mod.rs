@@ -483,10 +483,11 @@ fn limits_after_ponderhit(base: &Limits, new: Option<&Limits>) -> Limits {
     limits
 }
 
-/// Gives the answer when the main thread has not by the end of the planned time (plus half
-/// the network delay), because it is waiting for a CPU: a thread that slept until then gets
-/// one at once on a loaded machine, where a busy one may wait tens of milliseconds. The main
-/// thread normally answers first (with a partial iteration's result); then this returns.
+/// Gives the answer when the main thread has not by the end of the planned time (plus a
+/// quarter of the network delay), because it is waiting for a CPU: a thread that slept until
+/// then gets one at once on a loaded machine, where a busy one may wait tens of milliseconds.
+/// The main thread normally answers first (with a partial iteration's result); then this
+/// returns.
 fn timekeeper(
     control: &Control,
     limits: &Limits,
@@ -516,7 +517,7 @@ fn timekeeper(
             (start, time::plan(limits, us, ply, &config.time))
         };
         let Some(plan) = plan else { return };
-        let deadline = origin + Duration::from_millis(plan.maximum + config.time.network_delay / 2);
+        let deadline = origin + Duration::from_millis(plan.maximum + config.time.network_delay / 4);
         let now = Instant::now();
         if now >= deadline {
             if let Some(best) = control.stop_and_take_answer() {
