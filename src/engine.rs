@@ -1,7 +1,7 @@
 //! The engine facade: options, the transposition table, the current position and a
 //! non-blocking `go` / `stop` / `ponderhit`. The protocol layer drives it and owns all I/O.
 
-use crate::search::{self, Control, Limits, Reporter, SearchConfig, SearchJob, ThreadData, TimeOptions};
+use crate::search::{self, BestMove, Control, Limits, Reporter, SearchConfig, SearchJob, ThreadData, TimeOptions};
 use crate::shogi::{EnteringKingRule, Position};
 use crate::tt::{AllocError, TranspositionTable};
 use std::sync::Arc;
@@ -67,13 +67,29 @@ pub struct Engine {
     pending_tt: Option<(usize, JoinHandle<Result<TranspositionTable, AllocError>>)>,
     /// A table the search thread finished allocating, handed back to the engine.
     incoming_tt: Arc<parking_lot::Mutex<Option<SizedTable>>>,
+    /// A size that could not be allocated: not tried again (the fallback table stays) until
+    /// `USI_Hash` changes, so the search keeps its table and the error is reported once.
+    failed_mib: Option<usize>,
     thread_data: Arc<parking_lot::Mutex<Vec<ThreadData>>>,
-    control: Arc<Control>,
+    /// The flags of the latest search, shared with `Stopper`s.
+    control: Arc<parking_lot::Mutex<Arc<Control>>>,
     handle: Option<JoinHandle<()>>,
 }
 
-/// A table and its size in MiB.
-type SizedTable = (usize, Arc<TranspositionTable>);
+/// Stops the engine's latest search from any thread (see `Engine::stopper`).
+#[derive(Clone)]
+pub struct Stopper(Arc<parking_lot::Mutex<Arc<Control>>>);
+
+impl Stopper {
+    /// Stops the latest search; returns the bestmove for the caller to give at once, if the
+    /// search had one ready (see `Control::stop_and_take_answer`).
+    pub fn stop(&self) -> Option<BestMove> {
+        self.0.lock().stop_and_take_answer()
+    }
+}
+
+/// A table, its size in MiB, and the size asked for when that failed.
+type SizedTable = (usize, Arc<TranspositionTable>, Option<usize>);
 
 /// Where a search gets its table: already there, or still being allocated.
 enum TableSource {
@@ -87,13 +103,23 @@ fn finish_allocation(
     mib: usize,
     handle: JoinHandle<Result<TranspositionTable, AllocError>>,
 ) -> (TranspositionTable, usize, Option<AllocError>) {
-    match handle.join().unwrap_or(Err(AllocError { mib })) {
+    match handle.join().unwrap_or(Err(AllocError { mib, machine_mib: None })) {
         Ok(tt) => (tt, mib, None),
         Err(e) => match TranspositionTable::new(16) {
             Ok(t) => (t, 16, Some(e)),
+            // Without even 1 MiB the process cannot go on; the search thread's panic guard
+            // still answers the GUI.
             Err(_) => (TranspositionTable::new(1).expect("a 1 MiB table"), 1, Some(e)),
         },
     }
+}
+
+/// The answer when the search failed or has not started yet: the first legal move, or
+/// `resign` without one.
+fn emergency_move(root: &Position) -> BestMove {
+    let mut list = crate::shogi::MoveList::new();
+    crate::shogi::movegen::generate_legal(root, &mut list);
+    list.first().map_or(BestMove::Resign, |&mv| BestMove::Move { mv, ponder: None })
 }
 
 impl Default for Engine {
@@ -111,8 +137,9 @@ impl Engine {
             tt_used: false,
             pending_tt: None,
             incoming_tt: Arc::new(parking_lot::Mutex::new(None)),
+            failed_mib: None,
             thread_data: Arc::new(parking_lot::Mutex::new(Vec::new())),
-            control: Control::new(),
+            control: Arc::new(parking_lot::Mutex::new(Control::new())),
             handle: None,
         }
     }
@@ -123,7 +150,7 @@ impl Engine {
     pub fn prepare_async(&mut self) {
         self.take_incoming();
         let want = self.options.hash_mib;
-        if self.tt.is_some() && self.tt_mib == want {
+        if self.tt.is_some() && (self.tt_mib == want || self.failed_mib == Some(want)) {
             return;
         }
         if let Some((mib, _)) = &self.pending_tt
@@ -142,10 +169,11 @@ impl Engine {
 
     /// Picks up a table that the search thread finished allocating.
     fn take_incoming(&mut self) {
-        if let Some((mib, tt)) = self.incoming_tt.lock().take() {
+        if let Some((mib, tt, failed)) = self.incoming_tt.lock().take() {
             self.tt = Some(tt);
             self.tt_mib = mib;
             self.tt_used = true;
+            self.failed_mib = failed;
         }
     }
 
@@ -160,22 +188,33 @@ impl Engine {
         self.tt = Some(Arc::new(tt));
         self.tt_mib = got;
         self.tt_used = false;
-        if let Some(e) = err {
-            self.options.hash_mib = got;
-            return Err(e);
-        }
-        Ok(())
+        self.failed_mib = err.as_ref().map(|_| mib);
+        err.map_or(Ok(()), Err)
     }
 
-    /// Forgets what previous games taught the search (TT and histories).
+    /// Forgets what previous games taught the search (TT and histories). A used table is
+    /// replaced by a fresh one from the allocator (zeroed lazily by the OS, see `tt.rs`) rather
+    /// than cleared in place: writing a table of many GiB would hold up the protocol loop for
+    /// seconds, and `quit` with it.
+    ///
+    /// The new table is allocated here rather than in the background: from lazily zeroed
+    /// memory that takes microseconds, while a background thread may wait for a CPU on a
+    /// loaded machine, and the first search of the game with it.
     pub fn new_game(&mut self) {
         self.take_incoming();
-        if let Some(tt) = &self.tt
-            && self.tt_used
-        {
-            tt.clear();
-            self.tt_used = false;
+        if self.tt_used && self.tt.take().is_some() {
+            let want = self.tt_mib;
+            self.tt_mib = 0;
+            match TranspositionTable::new(want) {
+                Ok(tt) => {
+                    self.tt = Some(Arc::new(tt));
+                    self.tt_mib = want;
+                }
+                // Let the usual path try again and report at the next search.
+                Err(_) => self.prepare_async(),
+            }
         }
+        self.tt_used = false;
         self.thread_data.lock().clear();
     }
 
@@ -184,22 +223,32 @@ impl Engine {
     }
 
     /// Starts a search and returns at once. `reporter` receives info lines and the bestmove;
-    /// `on_done` runs on the search thread after the bestmove.
+    /// `on_done` runs on the search thread after the bestmove. The clock runs from `start`
+    /// (when `go` arrived). Fails only when no thread can be started.
+    ///
+    /// A panic inside the search (a bug) is caught on the search thread: it is reported as
+    /// `error: ...` and the first legal move is played (`resign` without one), so the GUI still
+    /// gets its bestmove and the engine its next command.
     pub fn go(
         &mut self,
         root: Position,
         limits: Limits,
         reporter: Arc<dyn Reporter>,
         on_done: Box<dyn FnOnce() + Send>,
-    ) {
+        start: std::time::Instant,
+    ) -> std::io::Result<()> {
         self.wait();
-        // Start the clock now: a table still being allocated is waited for on the search
-        // thread, so the protocol loop stays free, and that wait counts as thinking time.
-        let start = std::time::Instant::now();
+        // A table still being allocated is waited for on the search thread, so the protocol
+        // loop stays free, and that wait counts as thinking time.
         self.prepare_async();
-        let source = match self.pending_tt.take() {
-            Some(pending) => TableSource::Pending(pending),
-            None => TableSource::Ready(self.tt.clone().expect("prepare_async leaves a table or a pending one")),
+        let source = match (self.pending_tt.take(), self.tt.clone()) {
+            (Some(pending), _) => TableSource::Pending(pending),
+            (None, Some(tt)) => TableSource::Ready(tt),
+            // prepare_async leaves a table or a pending one; should that ever change, allocate.
+            (None, None) => {
+                let want = self.options.hash_mib;
+                TableSource::Pending((want, std::thread::spawn(move || TranspositionTable::new(want))))
+            }
         };
         self.tt_used = true;
         let incoming = self.incoming_tt.clone();
@@ -207,42 +256,73 @@ impl Engine {
         if limits.ponder || limits.infinite {
             control.hold.store(true, std::sync::atomic::Ordering::SeqCst);
         }
-        self.control = control.clone();
+        // An answer for a `stop` that comes before the search thread gets going (on a loaded
+        // machine that can take a while): any legal move beats none. The search replaces it
+        // with better ones as it goes.
+        control.publish(emergency_move(&root));
+        *self.control.lock() = control.clone();
+        let guard_control = control.clone();
         let config = self.options.search_config();
         let data_slot = self.thread_data.clone();
         let threads = std::mem::take(&mut *data_slot.lock());
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(16 << 20)
-            .spawn(move || {
+        let spawned = std::thread::Builder::new().name("search".into()).stack_size(16 << 20).spawn(move || {
+            let fallback_root = root.clone();
+            let guarded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let tt = match source {
                     TableSource::Ready(tt) => tt,
                     TableSource::Pending((mib, handle)) => {
                         let (tt, got, err) = finish_allocation(mib, handle);
-                        if let Some(e) = err {
+                        if let Some(e) = &err {
                             reporter.message(&format!("error: {e}; using {got} MiB"));
                         }
                         let tt = Arc::new(tt);
-                        *incoming.lock() = Some((got, tt.clone()));
+                        *incoming.lock() = Some((got, tt.clone(), err.map(|_| mib)));
                         tt
                     }
                 };
                 let job = SearchJob { root, limits, config, tt, control, threads, start };
-                let result = search::run(job, reporter.as_ref());
-                *data_slot.lock() = result.threads;
-                on_done();
-            })
-            .expect("spawn the search thread");
-        self.handle = Some(handle);
+                search::run(job, reporter.as_ref())
+            }));
+            match guarded {
+                Ok(result) => *data_slot.lock() = result.threads,
+                Err(panic) => {
+                    let what = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    if guard_control.claim_answer() {
+                        reporter
+                            .message(&format!("error: internal error in the search ({what}); playing a legal move"));
+                        let best = guard_control.answer().unwrap_or_else(|| emergency_move(&fallback_root));
+                        reporter.bestmove(&best, None);
+                    }
+                }
+            }
+            on_done();
+        })?;
+        self.handle = Some(spawned);
+        Ok(())
+    }
+
+    /// A handle that stops the latest search from another thread (the USI input thread uses
+    /// it to act on `stop` without waiting for the protocol loop).
+    pub fn stopper(&self) -> Stopper {
+        Stopper(self.control.clone())
+    }
+
+    /// Whether the latest search gave its bestmove (it may still be finishing).
+    pub fn is_answered(&self) -> bool {
+        self.control.lock().is_answered()
     }
 
     /// Asks the running search (if any) to stop; it reports its bestmove shortly.
     pub fn stop(&self) {
-        self.control.stop();
+        self.control.lock().stop();
     }
 
     pub fn ponderhit(&self, limits: Option<Limits>) {
-        self.control.ponderhit(limits);
+        self.control.lock().ponderhit(limits);
     }
 
     /// Waits for the running search to finish (after `stop`, within milliseconds).

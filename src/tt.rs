@@ -165,26 +165,63 @@ impl Drop for ZeroedBuckets {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AllocError {
     pub mib: usize,
+    /// The machine's memory (MiB) when the size was refused for exceeding it.
+    pub machine_mib: Option<usize>,
 }
 
 impl std::fmt::Display for AllocError {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(f, "cannot allocate a {} MiB hash table", self.mib)
+        write!(f, "cannot allocate a {} MiB hash table", self.mib)?;
+        if let Some(m) = self.machine_mib {
+            write!(f, " (more than the {m} MiB of memory here)")?;
+        }
+        Ok(())
     }
+}
+
+/// Memory this process may use in MiB: the machine's total, or a smaller container (cgroup)
+/// limit. `None` where it cannot be read (not Linux).
+pub fn memory_limit_mib() -> Option<usize> {
+    fn read(path: &str) -> Option<String> {
+        std::fs::read_to_string(path).ok()
+    }
+    let total = read("/proc/meminfo").and_then(|s| {
+        let line = s.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib / 1024)
+    });
+    // cgroup v2, then v1; "max" or an absurd v1 value means no limit.
+    let cgroup = read("/sys/fs/cgroup/memory.max")
+        .or_else(|| read("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map(|b| b >> 20);
+    let mib = match (total, cgroup) {
+        (Some(t), Some(c)) => t.min(c),
+        (t, c) => t.or(c)?,
+    };
+    usize::try_from(mib).ok()
 }
 
 impl TranspositionTable {
     /// Largest size accepted (MiB); bigger requests are refused before trying.
     pub const MAX_MIB: usize = 1 << 20;
 
-    /// A table of `mib` MiB (at least one bucket). Fails cleanly when memory is short.
+    /// A table of `mib` MiB (at least one bucket). Fails cleanly when memory is short, and
+    /// refuses a size beyond the memory of the machine up front: with memory overcommit the
+    /// allocation itself could succeed and the process be killed later, as the search fills
+    /// the pages.
     pub fn new(mib: usize) -> Result<TranspositionTable, AllocError> {
         let mib = mib.max(1);
         if mib > Self::MAX_MIB {
-            return Err(AllocError { mib });
+            return Err(AllocError { mib, machine_mib: None });
+        }
+        if let Some(limit) = memory_limit_mib()
+            && mib > limit
+        {
+            return Err(AllocError { mib, machine_mib: Some(limit) });
         }
         let n = (mib << 20) / std::mem::size_of::<Bucket>();
-        let buckets = ZeroedBuckets::new(n).ok_or(AllocError { mib })?;
+        let buckets = ZeroedBuckets::new(n).ok_or(AllocError { mib, machine_mib: None })?;
         Ok(TranspositionTable { buckets, generation: AtomicU8::new(0) })
     }
 
@@ -314,5 +351,9 @@ mod tests {
     #[test]
     fn refuses_absurd_sizes() {
         assert!(TranspositionTable::new(TranspositionTable::MAX_MIB + 1).is_err());
+        if let Some(limit) = memory_limit_mib() {
+            let e = TranspositionTable::new(limit + 1).err().expect("beyond memory is refused");
+            assert_eq!(e.machine_mib, Some(limit));
+        }
     }
 }

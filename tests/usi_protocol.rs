@@ -162,6 +162,10 @@ fn bad_input_gets_info_string_and_engine_keeps_working() {
         e.send(cmd);
         let l = e.line(T).expect("a reply");
         assert!(l.starts_with("info string error: ") && l.contains(want), "'{cmd}' gave '{l}'");
+        if cmd.starts_with("go ") {
+            // A refused `go` is still answered, so that a GUI never waits for nothing.
+            assert_eq!(e.line(T).as_deref(), Some("bestmove resign"), "'{cmd}'");
+        }
     }
     // The failed position is not half-applied: go refuses until a valid position arrives.
     e.send("go depth 2");

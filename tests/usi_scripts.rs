@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 const EXPECTED_LAST_LINE: [(&str, &str); 5] = [
     ("analyse_depth.usi", "bestmove "),
     ("multipv3.usi", "bestmove "),
-    // `go mate` answers `checkmate <moves>`, `checkmate nomate`, ... (or `notimplemented`).
+    // `go mate` answers `checkmate <moves>`, `checkmate nomate`, ... (or `timeout`).
     ("mate_search.usi", "checkmate "),
     ("bench.usi", "info string bench depth "),
     ("game_replay.usi", "bestmove "),

@@ -149,9 +149,15 @@ pub struct Control {
     pub stop: AtomicBool,
     /// While set (pondering or `go infinite`), a finished search holds back its bestmove.
     pub hold: AtomicBool,
-    /// Set by `ponderhit`: the clock starts now.
+    /// Set by `ponderhit` (and cleared by the main thread when it takes notice).
     ponderhit: AtomicBool,
-    ponderhit_limits: parking_lot::Mutex<Option<Limits>>,
+    /// When `ponderhit` came (the clock starts then) and the clock values it brought.
+    ponderhit_info: parking_lot::Mutex<Option<(Instant, Option<Limits>)>>,
+    /// The answer if the search were stopped now (the best move of the last completed
+    /// iteration), for `stop_and_take_answer`. Frozen once the answer is given.
+    answer: parking_lot::Mutex<Option<BestMove>>,
+    /// The bestmove was given, by the search or by `stop_and_take_answer`: exactly once.
+    answered: AtomicBool,
 }
 
 impl Control {
@@ -162,7 +168,7 @@ impl Control {
     /// Ends pondering: the search becomes a normal timed search from now on, optionally with
     /// new clock values (ShogiHome sends them with `ponderhit`).
     pub fn ponderhit(&self, limits: Option<Limits>) {
-        *self.ponderhit_limits.lock() = limits;
+        *self.ponderhit_info.lock() = Some((Instant::now(), limits));
         self.ponderhit.store(true, Ordering::SeqCst);
         self.hold.store(false, Ordering::SeqCst);
     }
@@ -170,6 +176,96 @@ impl Control {
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
         self.hold.store(false, Ordering::SeqCst);
+    }
+
+    /// Stops the search and, when it has an answer ready that nobody gave yet, takes it: the
+    /// caller gives it as the bestmove at once, without waiting for the search threads to
+    /// notice the stop (on a loaded machine they may wait many milliseconds for a CPU). The
+    /// search then gives no bestmove of its own.
+    pub fn stop_and_take_answer(&self) -> Option<BestMove> {
+        self.stop();
+        let answer = self.answer.lock();
+        let best = answer.clone()?;
+        self.claim_answer().then_some(best)
+    }
+
+    /// Records the answer to give if stopped now (unless one was given already).
+    pub fn publish(&self, best: BestMove) {
+        let mut answer = self.answer.lock();
+        if !self.answered.load(Ordering::SeqCst) {
+            *answer = Some(best);
+        }
+    }
+
+    /// True for the one caller that gives the bestmove.
+    pub fn claim_answer(&self) -> bool {
+        !self.answered.swap(true, Ordering::SeqCst)
+    }
+
+    pub fn is_answered(&self) -> bool {
+        self.answered.load(Ordering::SeqCst)
+    }
+
+    /// The answer ready now (the one given, once given).
+    pub fn answer(&self) -> Option<BestMove> {
+        self.answer.lock().clone()
+    }
+}
+
+/// Gives the bestmove through `reporter` unless `stop_and_take_answer` gave one already;
+/// returns the bestmove that was given.
+fn deliver(control: &Control, reporter: &dyn Reporter, best: BestMove, score: Option<Value>) -> BestMove {
+    if control.claim_answer() {
+        reporter.bestmove(&best, score);
+        best
+    } else {
+        control.answer().unwrap_or(best)
+    }
+}
+
+/// The bestmove for a root move list sorted best first: resign when lost beyond the resign
+/// value, else the first move with its ponder move.
+fn answer_of(rm: &RootMove, root: &Position, tt: &TranspositionTable, resign_value: Value) -> BestMove {
+    // A score of -INF means the move was never finished (stopped at once): play it.
+    if rm.score != -VALUE_INF && rm.score <= -resign_value {
+        BestMove::Resign
+    } else {
+        let ponder = rm.pv.get(1).copied().or_else(|| ponder_from_tt(root, rm.mv, tt));
+        BestMove::Move { mv: rm.mv, ponder }
+    }
+}
+
+/// A stop request for long work made of several searches (`bench`) or of none (`perft`),
+/// sent from another thread. The flag ends the work; the search under way, if any, is stopped
+/// through its `Control`.
+#[derive(Default)]
+pub struct StopSignal {
+    flag: AtomicBool,
+    current: parking_lot::Mutex<Option<Arc<Control>>>,
+}
+
+impl StopSignal {
+    pub fn stop(&self) {
+        self.flag.store(true, Ordering::SeqCst);
+        if let Some(c) = &*self.current.lock() {
+            c.stop();
+        }
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+
+    /// The flag itself, for loops that poll it.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.flag
+    }
+
+    /// Makes `control` the one a later `stop` reaches; false if stopped already. (The flag is
+    /// read after the control is installed, so a `stop` in between is never lost.)
+    fn attach(&self, control: &Arc<Control>) -> bool {
+        *self.current.lock() = Some(control.clone());
+        !self.is_stopped()
     }
 }
 
@@ -288,16 +384,18 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
             None => BestMove::Win,
         };
         reporter.message(&format!("entering-king win under {}", config.entering_king_rule));
+        control.publish(best.clone());
         wait_for_release(&control, &limits);
-        reporter.bestmove(&best, Some(mate_in(1)));
+        let best = deliver(&control, reporter, best, Some(mate_in(1)));
         return SearchResult { best, score: Some(mate_in(1)), nodes: 0, depth: 0, threads };
     }
     let root_moves = root_move_list(&root, &tt);
     if root_moves.is_empty() {
         reporter.message("no legal moves");
+        control.publish(BestMove::Resign);
         wait_for_release(&control, &limits);
-        reporter.bestmove(&BestMove::Resign, None);
-        return SearchResult { best: BestMove::Resign, score: None, nodes: 0, depth: 0, threads };
+        let best = deliver(&control, reporter, BestMove::Resign, None);
+        return SearchResult { best, score: None, nodes: 0, depth: 0, threads };
     }
     let mut game_keys = KeyMap::default();
     let hist = root.history();
@@ -315,7 +413,11 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
     let plan = time::plan(&limits, root.side_to_move(), root.game_ply(), &config.time);
     let reductions = Arc::new(reduction_table());
 
+    // Stopped before the first iteration ends, the answer is the first move (TT move first).
+    control.publish(BestMove::Move { mv: root_moves[0].mv, ponder: None });
+
     let mut datas = threads.into_iter();
+    let finished = AtomicBool::new(false);
     let main_data = datas.next().unwrap_or_default();
     let (main_result, helper_datas) = std::thread::scope(|s| {
         let mut handles = Vec::new();
@@ -332,32 +434,101 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
                     .expect("spawn search thread"),
             );
         }
+        // A clock-limited search has a timekeeper (see there); fixed depths and nodes, and
+        // `go infinite`, need none.
+        let finished = &finished;
+        let keeper = if !limits.infinite && (limits.uses_clock() || limits.movetime.is_some()) {
+            let (control, limits, config, root) = (&*control, &limits, &config, &root);
+            std::thread::Builder::new()
+                .name("timekeeper".into())
+                .spawn_scoped(s, move || timekeeper(control, limits, config, root, start, finished, reporter))
+                .ok()
+        } else {
+            None
+        };
         let mut main = Worker::new(0, &shared, root.clone(), main_data, root_moves.clone(), reductions.clone());
         main.start = start;
         main.plan = plan;
         main.iterative_deepening(Some(reporter));
-        // Main is done: stop the helpers and collect them.
+        // An infinite or pondering search that ended early (a mate found) holds its answer
+        // until `stop` or `ponderhit`. This comes before stopping the helpers, whose stop
+        // flag is the very one that releases the answer; they may search on meanwhile.
+        wait_for_release(&control, &limits);
+        let score = main.root_moves[0].score;
+        let best = answer_of(&main.root_moves[0], &root, &tt, config.resign_value);
+        let best = deliver(&control, reporter, best, Some(score));
+        finished.store(true, Ordering::SeqCst);
+        if let Some(k) = keeper {
+            let _ = k.join();
+        }
+        // Then stop the helpers and collect them: the bestmove does not wait for them.
         shared.control.stop.store(true, Ordering::SeqCst);
         let helpers: Vec<ThreadData> = handles.into_iter().map(|h| h.join().unwrap_or_default()).collect();
-        ((main.root_moves, main.completed_depth, main.data), helpers)
+        ((best, score, main.completed_depth, main.data), helpers)
     });
-    let (rms, depth, main_data) = main_result;
+    let (best, score, depth, main_data) = main_result;
     let mut threads = vec![main_data];
     threads.extend(helper_datas);
-
-    wait_for_release(&control, &limits);
-    let best_rm = &rms[0];
-    let score = best_rm.score;
-    // A score of -INF means the first move was never finished (stopped at once): play it.
-    let best = if score != -VALUE_INF && score <= -config.resign_value {
-        BestMove::Resign
-    } else {
-        let ponder = best_rm.pv.get(1).copied().or_else(|| ponder_from_tt(&root, best_rm.mv, &tt));
-        BestMove::Move { mv: best_rm.mv, ponder }
-    };
     let nodes = shared.total_nodes();
-    reporter.bestmove(&best, Some(score));
     SearchResult { best, score: Some(score), nodes, depth, threads }
+}
+
+/// The limits of a pondering search once `ponderhit` came: new clock values replace the old.
+fn limits_after_ponderhit(base: &Limits, new: Option<&Limits>) -> Limits {
+    let mut limits = base.clone();
+    if let Some(l) = new {
+        limits.time = l.time;
+        limits.inc = l.inc;
+        limits.byoyomi = l.byoyomi;
+    }
+    limits.ponder = false;
+    limits
+}
+
+/// Gives the answer when the main thread has not by the end of the planned time (plus a
+/// quarter of the network delay), because it is waiting for a CPU: a thread that slept until
+/// then gets one at once on a loaded machine, where a busy one may wait tens of milliseconds.
+/// The main thread normally answers first (with a partial iteration's result); then this
+/// returns.
+fn timekeeper(
+    control: &Control,
+    limits: &Limits,
+    config: &SearchConfig,
+    root: &Position,
+    start: Instant,
+    finished: &AtomicBool,
+    reporter: &dyn Reporter,
+) {
+    let (us, ply) = (root.side_to_move(), root.game_ply());
+    while !finished.load(Ordering::SeqCst) && !control.is_answered() {
+        let (origin, plan) = if limits.ponder {
+            // (A statement of its own: the guard must not live through the sleep below, or
+            // `ponderhit` could wait for the lock.)
+            let ponderhit = control.ponderhit_info.lock().clone();
+            match ponderhit {
+                Some((at, new)) => {
+                    (at, time::plan(&limits_after_ponderhit(limits, new.as_ref()), us, ply, &config.time))
+                }
+                None => {
+                    // Still pondering (or stopped, which `finished` will tell soon).
+                    std::thread::sleep(Duration::from_millis(2));
+                    continue;
+                }
+            }
+        } else {
+            (start, time::plan(limits, us, ply, &config.time))
+        };
+        let Some(plan) = plan else { return };
+        let deadline = origin + Duration::from_millis(plan.maximum + config.time.network_delay / 4);
+        let now = Instant::now();
+        if now >= deadline {
+            if let Some(best) = control.stop_and_take_answer() {
+                reporter.bestmove(&best, None);
+            }
+            return;
+        }
+        std::thread::sleep((deadline - now).min(Duration::from_millis(5)));
+    }
 }
 
 /// While pondering or in `go infinite`, the bestmove waits for `stop` or `ponderhit`.
@@ -469,19 +640,15 @@ impl<'a> Worker<'a> {
         self.start.elapsed().as_millis() as u64
     }
 
-    /// After `ponderhit` the clock starts anew, with the clock values it brought if any.
+    /// After `ponderhit` the clock starts anew (from when `ponderhit` came, not from when
+    /// this thread noticed it), with the clock values it brought if any.
     fn poll_ponderhit(&mut self) {
         let control = self.shared.control;
         if control.ponderhit.swap(false, Ordering::SeqCst) {
-            // The clock starts at ponderhit; new clock values replace the old plan.
-            self.start = Instant::now();
-            let mut limits = self.shared.limits.clone();
-            if let Some(l) = control.ponderhit_limits.lock().take() {
-                limits.time = l.time;
-                limits.inc = l.inc;
-                limits.byoyomi = l.byoyomi;
-            }
-            limits.ponder = false;
+            let info = control.ponderhit_info.lock().clone();
+            let (at, new) = info.unwrap_or((Instant::now(), None));
+            self.start = at;
+            let limits = limits_after_ponderhit(&self.shared.limits, new.as_ref());
             self.plan = time::plan(&limits, self.pos.side_to_move(), self.pos.game_ply(), &self.shared.config.time);
             self.clock = limits;
         }
@@ -599,6 +766,8 @@ impl<'a> Worker<'a> {
             if !self.is_main() {
                 continue;
             }
+            let control = self.shared.control;
+            control.publish(answer_of(&self.root_moves[0], &self.pos, self.shared.tt, self.shared.config.resign_value));
             // ----- main thread: decide whether to go on -----
             self.poll_ponderhit();
             let best = self.root_moves[0].mv;
@@ -642,6 +811,10 @@ impl<'a> Worker<'a> {
     }
 
     fn report(&self, r: &dyn Reporter, depth: i32, from: usize, to: usize) {
+        // Nothing after the bestmove (given early by `stop_and_take_answer`).
+        if self.shared.control.is_answered() {
+            return;
+        }
         let elapsed = self.elapsed_ms();
         let nodes = self.shared.total_nodes();
         let nps = nodes * 1000 / elapsed.max(1);
@@ -1239,6 +1412,12 @@ pub struct BenchResult {
 
 /// Searches every bench position to `depth` with `threads` threads and `hash_mib` of table.
 pub fn bench(depth: i32, threads: usize, hash_mib: usize) -> BenchResult {
+    let never = StopSignal::default();
+    bench_until(depth, threads, hash_mib, &never).expect("a bench nobody stops runs to the end")
+}
+
+/// `bench` that gives up (`None`) soon after `stop` is signalled.
+pub fn bench_until(depth: i32, threads: usize, hash_mib: usize, stop: &StopSignal) -> Option<BenchResult> {
     let tt = Arc::new(
         TranspositionTable::new(hash_mib)
             .unwrap_or_else(|_| TranspositionTable::new(16).expect("a 16 MiB table fits in memory")),
@@ -1248,18 +1427,25 @@ pub fn bench(depth: i32, threads: usize, hash_mib: usize) -> BenchResult {
     for sfen in BENCH_POSITIONS {
         let root = Position::from_sfen(sfen).expect("bench positions are valid");
         tt.clear();
+        let control = Control::new();
+        if !stop.attach(&control) {
+            return None;
+        }
         let job = SearchJob {
             root,
             limits: Limits { depth: Some(depth), ..Default::default() },
             config: SearchConfig { threads, ..Default::default() },
             tt: tt.clone(),
-            control: Control::new(),
+            control,
             threads: Vec::new(),
             start: Instant::now(),
         };
         nodes += run(job, &NullReporter).nodes;
     }
-    BenchResult { nodes, elapsed: start.elapsed() }
+    if stop.is_stopped() {
+        return None;
+    }
+    Some(BenchResult { nodes, elapsed: start.elapsed() })
 }
 
 #[cfg(test)]

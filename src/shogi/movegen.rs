@@ -24,6 +24,7 @@ use super::bitboard::{Bitboard, RANKS, ZONE};
 use super::position::Position;
 use super::types::{Color, Move, PieceType, Square};
 use arrayvec::ArrayVec;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// More than the largest number of legal moves in any position (593).
 pub const MAX_MOVES: usize = 600;
@@ -349,6 +350,39 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
         out.push((m, n));
     }
     out
+}
+
+/// `perft_divide` that gives up (`None`) soon after `stop` is set: the flag is read at every
+/// node three or more plies from the leaves, a few thousand leaves apart at most.
+pub fn perft_divide_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
+    fn count(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+        if depth <= 2 {
+            return Some(perft(pos, depth));
+        }
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut list = MoveList::new();
+        generate_legal(pos, &mut list);
+        let mut n = 0;
+        for &m in &list {
+            pos.do_move(m);
+            let sub = count(pos, depth - 1, stop);
+            pos.undo_move(m);
+            n += sub?;
+        }
+        Some(n)
+    }
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    let mut out = Vec::with_capacity(list.len());
+    for &m in &list {
+        pos.do_move(m);
+        let n = if depth <= 1 { Some(1) } else { count(pos, depth - 1, stop) };
+        pos.undo_move(m);
+        out.push((m, n?));
+    }
+    Some(out)
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! `UsiError` value that the loop reports as `info string error: ...`.
 
 use crate::search::Limits;
+use crate::shogi::{MoveError, Position, SfenError};
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,6 +74,64 @@ impl fmt::Display for UsiError {
 }
 
 impl std::error::Error for UsiError {}
+
+impl UsiError {
+    /// The command the error is about, when the line named a known one.
+    pub fn command(&self) -> Option<&'static str> {
+        match self {
+            UsiError::Empty | UsiError::Unknown(_) => None,
+            UsiError::Missing { command, .. }
+            | UsiError::BadNumber { command, .. }
+            | UsiError::UnexpectedToken { command, .. } => Some(command),
+        }
+    }
+}
+
+/// Why a parsed `position` command does not give a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    Sfen {
+        sfen: String,
+        error: SfenError,
+    },
+    /// Move `index` (1-based) of the list.
+    Move {
+        index: usize,
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            PositionError::Sfen { sfen, error } => write!(f, "bad SFEN '{sfen}': {error}"),
+            PositionError::Move { index, error } => {
+                let text = match error {
+                    MoveError::Syntax(s) | MoveError::Illegal(s) => s,
+                };
+                write!(f, "move {index} ({text}): {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Builds the position of a `position` command: the base, then every move checked for
+/// legality before it is played.
+pub fn build_position(base: &PositionBase, moves: &[String]) -> Result<Position, PositionError> {
+    let mut pos = match base {
+        PositionBase::Startpos => Position::startpos(),
+        PositionBase::Sfen(s) => {
+            Position::from_sfen(s).map_err(|error| PositionError::Sfen { sfen: s.clone(), error })?
+        }
+    };
+    for (i, m) in moves.iter().enumerate() {
+        let mv = pos.parse_usi_move(m).map_err(|error| PositionError::Move { index: i + 1, error })?;
+        pos.do_move(mv);
+    }
+    Ok(pos)
+}
 
 /// Largest time value accepted (ms); larger ones are clamped (about 11.5 days).
 pub const MAX_TIME_MS: u64 = 1_000_000_000;

@@ -133,3 +133,51 @@ pub fn bestmove_of(line: &str) -> Option<String> {
         Some(m) => Some(m.to_string()),
     }
 }
+
+impl Engine {
+    /// Writes raw bytes (no newline added): for input that is not text.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.transcript.push(format!("> {} raw bytes", bytes.len()));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Sends `cmd` and then `isready`; returns the reply lines before the `readyok` that
+    /// answers the sentinel (`own_readyoks` earlier ones belong to `cmd` and are included).
+    pub fn reply_to(&mut self, cmd: &str, own_readyoks: usize) -> Vec<String> {
+        self.send(cmd);
+        self.send("isready");
+        let mut out = Vec::new();
+        for _ in 0..own_readyoks {
+            out.extend(self.until("readyok", Duration::from_secs(20)));
+        }
+        let mut rest = self.until("readyok", Duration::from_secs(20));
+        rest.pop();
+        out.extend(rest);
+        out
+    }
+
+    /// Whether the process is still running.
+    pub fn is_alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+/// Checks that `mv` (a `bestmove` line) names a legal move of `pos`, and its ponder move a
+/// legal reply.
+pub fn assert_legal_bestmove(pos: &hayate::shogi::Position, line: &str) {
+    let parts: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(parts.first(), Some(&"bestmove"), "{line}");
+    let best = parts.get(1).copied().unwrap_or("");
+    if best == "resign" || best == "win" {
+        return;
+    }
+    let mv = pos.parse_usi_move(best).unwrap_or_else(|e| panic!("illegal bestmove in {line}: {e} ({})", pos.to_sfen()));
+    if parts.len() >= 4 {
+        assert_eq!(parts[2], "ponder", "{line}");
+        let mut after = pos.clone();
+        after.do_move(mv);
+        assert!(after.parse_usi_move(parts[3]).is_ok(), "illegal ponder move in {line} ({})", pos.to_sfen());
+    }
+}
