@@ -3,8 +3,9 @@
 //! A weighted sum of the features in `features.rs`: material on the board and in hand, every
 //! piece's placement relative to both kings, the king's square, king safety (attack units on
 //! the king's neighbourhood scaled by the attacker's hand, defenders next to the king), tempo.
-//! The weights are learned by `hayate tune` from the engine's own games (see `crate::tune`) and
-//! compiled in from `weights.rs`.
+//! The weights are compiled in from `weights.rs`, which `hayate tune` writes: fitted to the
+//! engine's own games (see `crate::tune`), or the hand-made starting weights (`--init-only`),
+//! which is what the tree holds while no tuned set beats them (README, "Evaluation").
 
 pub mod features;
 
