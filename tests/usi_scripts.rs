@@ -1,5 +1,8 @@
 //! Every `usi-scripts/*.usi` runs to completion as `hayate < SCRIPT`: the engine reads the
-//! commands, finishes the last search at end of input, prints its answer and exits.
+//! commands, finishes the last search at end of input, prints its answer and exits. Every
+//! Python tool there runs to its final report.
+
+mod common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -44,6 +47,7 @@ fn run_script(path: &Path) -> (Vec<String>, Duration) {
 
 #[test]
 fn every_script_runs_to_its_expected_last_line() {
+    let _shared = common::shared();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("usi-scripts");
     let mut scripts: Vec<_> = std::fs::read_dir(&dir)
         .expect("usi-scripts/")
@@ -70,6 +74,7 @@ fn every_script_runs_to_its_expected_last_line() {
 
 #[test]
 fn scripts_searching_positions_end_with_a_legal_move() {
+    let _shared = common::shared();
     use hayate::shogi::Position;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("usi-scripts");
     for name in ["analyse_depth.usi", "multipv3.usi", "game_replay.usi"] {
@@ -89,5 +94,56 @@ fn scripts_searching_positions_end_with_a_legal_move() {
             let last_depth: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 12 ")).collect();
             assert!(last_depth.iter().any(|l| l.contains(" multipv 3 ")), "{name}: no third line");
         }
+    }
+}
+
+/// The Python tools of `usi-scripts/`, each with short arguments and the start of the last
+/// line it prints when it ran to the end (and, for the match and soak runners, found nothing
+/// wrong). They need `python3` with `cshogi` (`pip install cshogi`; `.ci/run` installs it).
+const PYTHON_TOOLS: [(&str, &[&str], &str); 3] = [
+    ("latency.py", &["--runs", "1"], "quit "),
+    ("match.py", &["--games", "2", "--byoyomi", "100", "--hash", "16", "--opponent", "ENGINE"], "records: "),
+    (
+        "soak.py",
+        &["--series", "self-byoyomi", "--games", "1", "--hash", "16"],
+        "total: 1 games; hayate: 0 illegal moves, time losses, crashes and hangs",
+    ),
+];
+
+#[test]
+fn every_python_tool_runs_to_its_expected_last_line() {
+    let _exclusive = common::exclusive();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("usi-scripts");
+    let engine = env!("CARGO_BIN_EXE_hayate");
+    let mut tools: Vec<String> = std::fs::read_dir(&dir)
+        .expect("usi-scripts/")
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".py"))
+        .collect();
+    tools.sort();
+    for name in tools {
+        let Some((_, args, want)) = PYTHON_TOOLS.iter().find(|(n, _, _)| *n == name) else {
+            panic!("no expected last line for {name}: add it to PYTHON_TOOLS");
+        };
+        let args: Vec<&str> = args.iter().map(|a| if *a == "ENGINE" { engine } else { a }).collect();
+        let start = Instant::now();
+        let out = Command::new("python3")
+            .arg(dir.join(&name))
+            .arg("--engine")
+            .arg(engine)
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run python3 for {name}: {e}"));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let last = stdout.lines().rfind(|l| !l.trim().is_empty()).unwrap_or_default();
+        assert!(
+            out.status.success() && last.starts_with(want),
+            "{name}: exit {}, last line '{last}', want '{want}...'\nstdout:\n{stdout}\nstderr:\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        eprintln!("{name}: ok in {:.1} s", start.elapsed().as_secs_f64());
     }
 }
