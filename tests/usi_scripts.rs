@@ -138,8 +138,11 @@ fn every_python_tool_runs_to_its_expected_last_line() {
             .unwrap_or_else(|e| panic!("cannot run python3 for {name}: {e}"));
         let stdout = String::from_utf8_lossy(&out.stdout);
         let last = stdout.lines().rfind(|l| !l.trim().is_empty()).unwrap_or_default();
+        // The match runner reports problems in lines of their own before its last line.
+        let clean =
+            name != "match.py" || (stdout.contains("\nillegal moves: 0\n") && stdout.contains("\ncrash: none\n"));
         assert!(
-            out.status.success() && last.starts_with(want),
+            out.status.success() && last.starts_with(want) && clean,
             "{name}: exit {}, last line '{last}', want '{want}...'\nstdout:\n{stdout}\nstderr:\n{}",
             out.status,
             String::from_utf8_lossy(&out.stderr)
