@@ -179,6 +179,20 @@ impl std::fmt::Display for AllocError {
     }
 }
 
+/// A table size (MiB, at least 1) that may be allocated: at most `TranspositionTable::MAX_MIB`
+/// and no more than the machine has. Checked before allocating, because an overcommitting
+/// system would grant the memory and kill the process when the table is first written.
+pub fn checked_table_mib(mib: usize) -> Result<usize, AllocError> {
+    let mib = mib.max(1);
+    if mib > TranspositionTable::MAX_MIB {
+        return Err(AllocError { mib, machine_mib: None });
+    }
+    match memory_limit_mib() {
+        Some(limit) if mib > limit => Err(AllocError { mib, machine_mib: Some(limit) }),
+        _ => Ok(mib),
+    }
+}
+
 /// Memory this process may use in MiB: the machine's total, or a smaller container (cgroup)
 /// limit. `None` where it cannot be read (not Linux).
 pub fn memory_limit_mib() -> Option<usize> {
@@ -211,15 +225,7 @@ impl TranspositionTable {
     /// allocation itself could succeed and the process be killed later, as the search fills
     /// the pages.
     pub fn new(mib: usize) -> Result<TranspositionTable, AllocError> {
-        let mib = mib.max(1);
-        if mib > Self::MAX_MIB {
-            return Err(AllocError { mib, machine_mib: None });
-        }
-        if let Some(limit) = memory_limit_mib()
-            && mib > limit
-        {
-            return Err(AllocError { mib, machine_mib: Some(limit) });
-        }
+        let mib = checked_table_mib(mib)?;
         let n = (mib << 20) / std::mem::size_of::<Bucket>();
         let buckets = ZeroedBuckets::new(n).ok_or(AllocError { mib, machine_mib: None })?;
         Ok(TranspositionTable { buckets, generation: AtomicU8::new(0) })

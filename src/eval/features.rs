@@ -66,8 +66,9 @@ pub fn relative(sq: Square, king: Square) -> usize {
     (df * 17 + dr) as usize
 }
 
+/// Pieces that count as the king's guards (golds and gold-movers, silvers).
 #[inline]
-fn is_defender(pt: PieceType) -> bool {
+pub fn is_defender(pt: PieceType) -> bool {
     matches!(
         pt,
         PieceType::Gold

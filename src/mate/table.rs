@@ -66,17 +66,7 @@ pub struct MateTable {
 impl MateTable {
     /// A table of `mib` MiB (at least one bucket). Fails cleanly when memory is short.
     pub fn new(mib: usize) -> Result<MateTable, AllocError> {
-        let mib = mib.max(1);
-        if mib > crate::tt::TranspositionTable::MAX_MIB {
-            return Err(AllocError { mib, machine_mib: None });
-        }
-        // Refused before the allocation: an overcommitting system would grant it and the
-        // process would be killed when the table is first written.
-        if let Some(machine) = crate::tt::memory_limit_mib()
-            && mib > machine
-        {
-            return Err(AllocError { mib, machine_mib: Some(machine) });
-        }
+        let mib = crate::tt::checked_table_mib(mib)?;
         let buckets = ((mib << 20) / (std::mem::size_of::<Entry>() * BUCKET)).max(1);
         let mut entries: Vec<Entry> = Vec::new();
         entries.try_reserve_exact(buckets * BUCKET).map_err(|_| AllocError { mib, machine_mib: None })?;

@@ -956,22 +956,6 @@ impl<'a> Worker<'a> {
             return tt_value;
         }
 
-        // A mate in one ends the node: exact score, no search needed.
-        if MATE1_PROBE
-            && !root
-            && !in_check
-            && excluded.is_none()
-            && let Some(m) = crate::mate::mate_in_one(&self.pos)
-        {
-            let v = mate_in(ply + 1);
-            if PV {
-                self.pv[ply][0] = Some(m);
-                self.pv_len[ply] = 1;
-            }
-            self.shared.tt.store(key, Some(m), value_to_tt(v, ply), 0, MAX_PLY as i32, Bound::Exact, tt_pv);
-            return v;
-        }
-
         // Static evaluation.
         let static_eval = if in_check {
             VALUE_NONE

@@ -54,6 +54,3 @@ pub const IIR_DEPTH: i32 = 5;
 /// Singular extension: minimum depth and margin per ply.
 pub const SINGULAR_DEPTH: i32 = 7;
 pub const SINGULAR_MARGIN: i32 = 2;
-
-/// Probe for a mate in one at every interior node (not in check) before searching it.
-pub const MATE1_PROBE: bool = false;

@@ -35,15 +35,7 @@ pub fn initial_weights() -> Vec<f64> {
         if pt == PieceType::King {
             continue;
         }
-        let defender = matches!(
-            pt,
-            PieceType::Gold
-                | PieceType::Silver
-                | PieceType::ProPawn
-                | PieceType::ProLance
-                | PieceType::ProKnight
-                | PieceType::ProSilver
-        );
+        let defender = features::is_defender(pt);
         for rel in 0..REL {
             let df = (rel / 17) as i32 - 8;
             let dr = (rel % 17) as i32 - 8;

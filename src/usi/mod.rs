@@ -196,7 +196,7 @@ fn printable(s: &str) -> String {
     out
 }
 
-/// A diagnostic (`go perft`, `bench`) running on its own thread.
+/// A job (`go perft`, `bench`, `go mate`) running on its own thread.
 struct Diagnostic {
     stop: Arc<StopSignal>,
     handle: std::thread::JoinHandle<()>,
@@ -570,13 +570,14 @@ impl Controller {
     }
 
     /// Runs `work` on its own thread as if it were a search: later commands wait for it (or,
-    /// when it `holds` until `stop`, stop it), and `stop`/`quit` set its stop signal.
+    /// when it `holds` until `stop`, stop it), and `stop`/`quit` set its stop signal. False
+    /// (after an error message) when the thread could not be started.
     fn start_diagnostic(
         &mut self,
         stack_bytes: usize,
         holds: bool,
         work: impl FnOnce(&StopSignal, &Output) + Send + 'static,
-    ) {
+    ) -> bool {
         let stop = Arc::new(StopSignal::default());
         self.search_id += 1;
         let id = self.search_id;
@@ -592,8 +593,12 @@ impl Controller {
                 self.diagnostic = Some(Diagnostic { stop, handle });
                 self.searching = true;
                 self.search_holds = holds;
+                true
             }
-            Err(e) => self.error(&format!("cannot start a thread: {e}")),
+            Err(e) => {
+                self.error(&format!("cannot start a thread: {e}"));
+                false
+            }
         }
     }
 
@@ -651,22 +656,25 @@ impl Controller {
             }
         };
         match kind {
-            GoKind::Perft(depth) => self.start_diagnostic(DIAGNOSTIC_STACK_BYTES, false, move |stop, out| {
-                let mut p = pos;
-                let start = std::time::Instant::now();
-                let Some(counts) = movegen::perft_divide_until(&mut p, depth, stop.flag()) else {
-                    out.line("info string perft stopped");
-                    return;
-                };
-                let mut total = 0;
-                for (m, n) in counts {
-                    out.line(&format!("{m}: {n}"));
-                    total += n;
-                }
-                let secs = start.elapsed().as_secs_f64();
-                out.line(&format!("info string perft time {:.3} s nps {:.0}", secs, total as f64 / secs.max(1e-9)));
-                out.line(&format!("Nodes searched: {total}"));
-            }),
+            GoKind::Perft(depth) => {
+                // A failed start has been reported; `go perft` owes no other answer.
+                let _ = self.start_diagnostic(DIAGNOSTIC_STACK_BYTES, false, move |stop, out| {
+                    let mut p = pos;
+                    let start = std::time::Instant::now();
+                    let Some(counts) = movegen::perft_divide_until(&mut p, depth, stop.flag()) else {
+                        out.line("info string perft stopped");
+                        return;
+                    };
+                    let mut total = 0;
+                    for (m, n) in counts {
+                        out.line(&format!("{m}: {n}"));
+                        total += n;
+                    }
+                    let secs = start.elapsed().as_secs_f64();
+                    out.line(&format!("info string perft time {:.3} s nps {:.0}", secs, total as f64 / secs.max(1e-9)));
+                    out.line(&format!("Nodes searched: {total}"));
+                });
+            }
             GoKind::Mate(time_ms) => self.start_mate(pos, time_ms),
             GoKind::Search(mut limits) => {
                 // NodesLimit turns clock searches into fixed-node ones: matches and tests that
@@ -703,7 +711,7 @@ impl Controller {
         };
         let slot = self.mate_solver.clone();
         let limits = MateLimits { time: time_ms.map(Duration::from_millis), ..MateLimits::default() };
-        self.start_diagnostic(SOLVER_STACK_BYTES, time_ms.is_none(), move |stop, out| {
+        let started = self.start_diagnostic(SOLVER_STACK_BYTES, time_ms.is_none(), move |stop, out| {
             let r = solver.solve(&pos, &limits, stop.flag());
             let ms = r.elapsed.as_millis() as u64;
             let nps = r.nodes * 1000 / ms.max(1);
@@ -711,8 +719,8 @@ impl Controller {
             out.line(&r.answer.to_usi());
             *slot.lock() = Some(solver);
         });
-        if !self.searching {
-            // The thread did not start (`start_diagnostic` said why): the GUI still waits.
+        if !started {
+            // The GUI still waits for an answer.
             self.say("checkmate timeout");
         }
     }
