@@ -271,6 +271,26 @@ fn every_command_with_missing_or_extra_arguments() {
     assert!(e.wait_exit(Duration::from_secs(2)));
 }
 
+/// Two `go ponder` queued behind a search with a limit: when that search ends, the first
+/// ponder starts and the second `go` (queued behind it) stops it at once, so it answers
+/// without waiting for a `stop`; the second ponder then waits for one.
+#[test]
+fn queued_ponders_do_not_wait_for_each_other() {
+    let _serial = one_at_a_time();
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos");
+    // One write: both ponders arrive while the depth-8 search still runs.
+    e.send_bytes(b"go depth 8\ngo ponder btime 0 wtime 0 byoyomi 1000\ngo ponder btime 0 wtime 0 byoyomi 1000\n");
+    for _ in 0..2 {
+        assert_legal_bestmove(&Position::startpos(), e.until("bestmove", Duration::from_secs(10)).last().unwrap());
+    }
+    // The second ponder holds its answer until told.
+    assert!(e.line(Duration::from_millis(300)).is_none_or(|l| !l.starts_with("bestmove")));
+    e.send("stop");
+    assert_legal_bestmove(&Position::startpos(), e.until("bestmove", T).last().unwrap());
+}
+
 #[test]
 fn odd_interleavings() {
     let _serial = one_at_a_time();

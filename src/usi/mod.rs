@@ -353,10 +353,13 @@ impl Controller {
             self.out.line("readyok");
         }
         // Commands that arrived during the search run now, in order, until one starts a
-        // new search; `stop`/`ponderhit`/`gameover` queued right behind it act on it at once.
+        // new search with a limit; `stop`/`ponderhit`/`gameover` queued right behind it act on
+        // it at once. A pondering or infinite search started from the queue does not hold up
+        // the commands behind it: they act on it as if they came while it ran (a second `go`
+        // stops it, and it answers).
         // (`quit` is never deferred, so `execute` cannot ask to end here.)
         while let Some((front, _)) = self.deferred.front() {
-            if self.searching && !front.is_urgent() {
+            if self.searching && !self.search_holds && !front.is_urgent() {
                 break;
             }
             if let Some((action, clock)) = self.deferred.pop_front() {
