@@ -102,7 +102,12 @@ fn scripts_searching_positions_end_with_a_legal_move() {
 /// wrong). They need `python3` with `cshogi` (`pip install cshogi`; `.ci/run` installs it).
 const PYTHON_TOOLS: [(&str, &[&str], &str); 3] = [
     ("latency.py", &["--runs", "1"], "quit "),
-    ("match.py", &["--games", "2", "--byoyomi", "100", "--hash", "16", "--opponent", "ENGINE"], "records: "),
+    // The second half of a 4-game run: one opening line, both colours.
+    (
+        "match.py",
+        &["--games", "4", "--part", "2/2", "--byoyomi", "100", "--hash", "16", "--opponent", "ENGINE"],
+        "records: ",
+    ),
     (
         "soak.py",
         &["--series", "self-byoyomi", "--games", "1", "--hash", "16"],
@@ -139,8 +144,10 @@ fn every_python_tool_runs_to_its_expected_last_line() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         let last = stdout.lines().rfind(|l| !l.trim().is_empty()).unwrap_or_default();
         // The match runner reports problems in lines of their own before its last line.
-        let clean =
-            name != "match.py" || (stdout.contains("\nillegal moves: 0\n") && stdout.contains("\ncrash: none\n"));
+        let clean = name != "match.py"
+            || (stdout.contains(", 2 games\n")
+                && stdout.contains("\nillegal moves: 0\n")
+                && stdout.contains("\ncrash: none\n"));
         assert!(
             out.status.success() && last.starts_with(want) && clean,
             "{name}: exit {}, last line '{last}', want '{want}...'\nstdout:\n{stdout}\nstderr:\n{}",

@@ -8,6 +8,9 @@ moves slower than the byoyomi (time losses), crashes.
     python3 usi-scripts/match.py --games 200 --byoyomi 200 --hash 64 \
         --opponent /usr/games/fairy-stockfish --openings tests/data/openings_public.txt
 
+On a machine with cores to spare, `--part 1/2` and `--part 2/2` (side by side) play the two
+halves of the same run; add up their W/L/D.
+
 It drives `cshogi.cli.main` (the same code as `python3 -m cshogi.cli`) and times every `go`
 itself, since cshogi does not judge time in byoyomi games.
 """
@@ -15,6 +18,7 @@ itself, since cshogi does not judge time in byoyomi games.
 import argparse
 import math
 import os
+import random
 import sys
 import tempfile
 import time
@@ -40,6 +44,33 @@ def elo_and_error(w, l, d):
     return elo, err
 
 
+def part_of_openings(args):
+    """The openings file and game count for `--part I/N`.
+
+    cshogi shuffles the opening lines with `random.seed(seed)` and plays line n // 2 in game n,
+    so a run of G games uses the first G / 2 lines of that shuffle, each with both colours.
+    Part I of N writes the I-th contiguous share of those lines to a file of its own, so the N
+    parts together play exactly the games of one whole run."""
+    try:
+        i, n = (int(x) for x in args.part.split("/"))
+    except ValueError:
+        sys.exit(f"error: --part wants I/N, got {args.part!r}")
+    if not 1 <= i <= n:
+        sys.exit(f"error: --part {args.part}: I must be between 1 and N")
+    if n == 1:
+        return args.openings, args.games
+    with open(args.openings) as f:
+        lines = [line.rstrip("\n") for line in f]
+    random.seed(args.seed)
+    random.shuffle(lines)
+    used = lines[: (args.games + 1) // 2]
+    share = used[(i - 1) * len(used) // n : i * len(used) // n]
+    path = os.path.join(tempfile.mkdtemp(prefix="hayate-part-"), "openings.txt")
+    with open(path, "w") as f:
+        f.write("".join(line + "\n" for line in share))
+    return path, 2 * len(share)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(here)
@@ -56,7 +87,14 @@ def main():
     ap.add_argument("--engine-option", action="append", default=[], help="NAME=VALUE for hayate")
     ap.add_argument("--opponent-option", action="append", default=[], help="NAME=VALUE for the opponent")
     ap.add_argument("--csa", help="file for the CSA game records (default: a temporary file)")
+    ap.add_argument(
+        "--part",
+        default="1/1",
+        help="I/N: play only the I-th of N equal shares of the openings that --games would use "
+        "(run the N parts side by side on N cores, then add up their W/L/D)",
+    )
     args = ap.parse_args()
+    openings, games = part_of_openings(args)
 
     # Time every go: cshogi's Engine.go returns (bestmove, pondermove).
     slow = defaultdict(int)
@@ -94,7 +132,7 @@ def main():
 
     def callback(r):
         progress.update(r)
-        print(f"[{r['total']}/{args.games}] {r['engine1_won']}-{r['engine2_won']}-{r['draw']}", file=sys.stderr, flush=True)
+        print(f"[{r['total']}/{games}] {r['engine1_won']}-{r['engine2_won']}-{r['draw']}", file=sys.stderr, flush=True)
         return True
 
     csa_path = args.csa or os.path.join(tempfile.mkdtemp(prefix="hayate-match-"), "games.csa")
@@ -105,10 +143,10 @@ def main():
             args.opponent,
             options1=opts1,
             options2=opts2,
-            games=args.games,
+            games=games,
             byoyomi=args.byoyomi,
             draw=args.draw,
-            opening=args.openings,
+            opening=openings,
             opening_seed=args.seed,
             csa=csa_path,
             multi_csa=True,
@@ -120,6 +158,8 @@ def main():
         result = progress
     w, l, d = result.get("engine1_won", 0), result.get("engine2_won", 0), result.get("draw", 0)
     elo, err = elo_and_error(w, l, d)
+    if args.part != "1/1":
+        print(f"part {args.part} of a {args.games}-game run (openings: {openings})")
     print(f"hayate vs {os.path.basename(args.opponent)}: byoyomi {args.byoyomi} ms, {w + l + d} games")
     print(f"W/L/D: {w}/{l}/{d}  score {100 * (w + d / 2) / max(1, w + l + d):.1f}%")
     print(f"Elo: {elo:+.1f} +/- {err:.1f} (95%)")

@@ -14,7 +14,8 @@ use crate::shogi::PieceType;
 
 /// Hand-made weights the tuner starts from: material, diminishing returns for many pieces in
 /// hand, pieces near the enemy king attack, golds and silvers near their own king defend, a
-/// king that leaves its camp is exposed, attack units hurt more when the attacker holds pieces.
+/// king that leaves its camp is exposed, attack units hurt more than linearly and more when the
+/// attacker holds pieces.
 pub fn initial_weights() -> Vec<f64> {
     let mut w = vec![0.0; NUM_FEATURES];
     for pt in PieceType::ALL {
@@ -28,7 +29,7 @@ pub fn initial_weights() -> Vec<f64> {
             w[features::HAND_BASE + pt.index() * features::HAND_COUNTS + n as usize] = v * n - dim;
         }
     }
-    const ATTACK_NEAR: [f64; 9] = [0.0, 52.0, 34.0, 14.0, 4.0, 0.0, 0.0, 0.0, 0.0];
+    const ATTACK_NEAR: [f64; 9] = [0.0, 78.0, 51.0, 21.0, 6.0, 0.0, 0.0, 0.0, 0.0];
     const DEFEND_NEAR: [f64; 9] = [0.0, 38.0, 22.0, 6.0, 0.0, 0.0, 0.0, 0.0, 0.0];
     const ATTACK_WEIGHT: [f64; 15] = [0.0, 45., 60., 70., 90., 55., 55., 100., 0., 100., 100., 100., 100., 80., 90.];
     for pt in PieceType::ALL {
@@ -50,10 +51,13 @@ pub fn initial_weights() -> Vec<f64> {
         let rank = (sq % 9) as f64; // in the owner's view: 0 = far side, 8 = own back rank
         w[features::KING_SQ_BASE + sq] = -(6.0 - rank).max(0.0) * 12.0;
     }
+    // Attack units hurt more than linearly: one attacker is a nuisance, several together
+    // with pieces in hand to drop are a mating attack.
     for units in 0..features::ATTACK_UNITS {
         for hand in 0..features::ATTACK_HAND {
+            let (u, h) = (units as f64, hand as f64);
             w[features::KING_ATTACK_BASE + units * features::ATTACK_HAND + hand] =
-                -(units as f64) * (6.0 + 4.0 * hand as f64);
+                -(u * (6.0 + 4.0 * h) + u * u * (0.5 + 0.5 * h));
         }
     }
     for n in 0..9 {
