@@ -1,9 +1,10 @@
 //! Learning the evaluation from the engine's own games: self-play data generation
 //! (`selfplay`), logistic-regression fitting (`train`), and the hand-made starting weights.
 //!
-//! Regenerate the compiled-in weights (see README, "Evaluation"):
-//! `hayate selfplay --games 2000 --nodes 6000 --out games.tsv` then
-//! `hayate tune --data games.tsv --out src/eval/weights.rs` and rebuild.
+//! The compiled-in weights are the hand-made ones below (`hayate tune --init-only --out
+//! src/eval/weights.rs`, then rebuild); a tuned set comes from
+//! `hayate selfplay --games 8000 --nodes 4000 --out games.tsv` then
+//! `hayate tune --data games.tsv --out src/eval/weights.rs` (README, "Evaluation").
 
 pub mod selfplay;
 pub mod train;
