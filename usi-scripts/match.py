@@ -94,6 +94,9 @@ def main():
         "(run the N parts side by side on N cores, then add up their W/L/D)",
     )
     args = ap.parse_args()
+    # cshogi starts each engine in the engine's own folder, where a relative path is wrong.
+    args.engine, args.opponent = (p if os.path.isabs(p) or not os.path.exists(p) else os.path.abspath(p)
+                                  for p in (args.engine, args.opponent))
     openings, games = part_of_openings(args)
 
     # Time every go: cshogi's Engine.go returns (bestmove, pondermove).
@@ -158,7 +161,7 @@ def main():
         result = progress
     w, l, d = result.get("engine1_won", 0), result.get("engine2_won", 0), result.get("draw", 0)
     elo, err = elo_and_error(w, l, d)
-    if args.part != "1/1":
+    if openings != args.openings:
         print(f"part {args.part} of a {args.games}-game run (openings: {openings})")
     print(f"hayate vs {os.path.basename(args.opponent)}: byoyomi {args.byoyomi} ms, {w + l + d} games")
     print(f"W/L/D: {w}/{l}/{d}  score {100 * (w + d / 2) / max(1, w + l + d):.1f}%")
