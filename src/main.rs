@@ -80,6 +80,13 @@ enum Command {
         /// Self-play records (may be given several times).
         #[arg(long)]
         data: Vec<String>,
+        /// Played games in CSA (e.g. `match.py --csa` against a stronger engine; may be given
+        /// several times): their positions train towards the game result alone.
+        #[arg(long)]
+        games: Vec<String>,
+        /// Opening plies of `--games` records left out (book lines both colours share).
+        #[arg(long, default_value_t = 16)]
+        skip_plies: usize,
         /// Where to write the Rust source of the weights.
         #[arg(long, default_value = "src/eval/weights.rs")]
         out: String,
@@ -155,7 +162,15 @@ fn setup(sfen: Option<&str>, moves: &[String]) -> Result<Position, String> {
     Ok(pos)
 }
 
-fn run_tune(data: &[String], out: &str, opts: &train::TrainOptions, from_scratch: bool, init_only: bool) -> ExitCode {
+fn run_tune(
+    data: &[String],
+    games: &[String],
+    skip_plies: usize,
+    out: &str,
+    opts: &train::TrainOptions,
+    from_scratch: bool,
+    init_only: bool,
+) -> ExitCode {
     let init: Vec<f64> = if from_scratch || init_only {
         hayate::tune::initial_weights()
     } else {
@@ -183,8 +198,32 @@ fn run_tune(data: &[String], out: &str, opts: &train::TrainOptions, from_scratch
                 }
             }
         }
+        for (k, path) in games.iter().enumerate() {
+            let text = match std::fs::read(path)
+                .map_err(|e| e.to_string())
+                .and_then(|b| hayate::analyze::formats::decode(&b).map_err(|e| e.to_string()))
+            {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: {path}: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            // Ids apart from self-play game numbers (and from other files).
+            let first_id = (1u64 << 40) * (k as u64 + 1);
+            match hayate::tune::samples_from_csa(&text, skip_plies, first_id) {
+                Ok((s, n)) => {
+                    eprintln!("{path}: {n} games, {} positions", s.len());
+                    samples.extend(s);
+                }
+                Err(e) => {
+                    eprintln!("error: {path}: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
         if samples.is_empty() {
-            eprintln!("error: no training data (use --data FILE, or --init-only)");
+            eprintln!("error: no training data (use --data FILE, --games FILE, or --init-only)");
             return ExitCode::from(2);
         }
         eprintln!("{} positions", samples.len());
@@ -287,6 +326,8 @@ fn main() -> ExitCode {
         }
         Some(Command::Tune {
             data,
+            games,
+            skip_plies,
             out,
             epochs,
             lambda,
@@ -299,7 +340,7 @@ fn main() -> ExitCode {
         }) => {
             let opts =
                 train::TrainOptions { epochs, lambda, learning_rate, l2, scale, freeze_material, ..Default::default() };
-            run_tune(&data, &out, &opts, from_scratch, init_only)
+            run_tune(&data, &games, skip_plies, &out, &opts, from_scratch, init_only)
         }
         Some(Command::Mate { sfen, moves, time_ms, nodes, hash, max_ply }) => {
             if max_ply > MAX_SUPPORTED_PLY {

@@ -9,9 +9,54 @@
 pub mod selfplay;
 pub mod train;
 
+use crate::analyze::formats::{Game, csa};
 use crate::eval::features::{self, NUM_FEATURES, REL};
 use crate::eval::{HAND_VALUE, PIECE_VALUE};
+use crate::shogi::Color;
 use crate::shogi::PieceType;
+
+/// How a recorded game ended: `Some(winner)` (`None` inside for a draw), or `None` when the
+/// ending says nothing about the result (interrupted, no ending).
+pub fn outcome(game: &Game) -> Option<Option<Color>> {
+    let mut to_move = game.start.side_to_move();
+    if game.moves.len() % 2 == 1 {
+        to_move = !to_move;
+    }
+    match game.result.as_deref()? {
+        "%TORYO" | "%TSUMI" | "%TIME_UP" | "%ILLEGAL_MOVE" => Some(Some(!to_move)),
+        "%KACHI" => Some(Some(to_move)),
+        "%SENNICHITE" | "%JISHOGI" | "%HIKIWAKE" | "%MAX_MOVES" => Some(None),
+        _ => None,
+    }
+}
+
+/// Training samples from a file of CSA game records (several games separated by `/` lines,
+/// as `usi-scripts/match.py` writes them); games without a result are skipped. Each game gets
+/// the id `first_id + its index`. Returns the samples and the number of games used.
+pub fn samples_from_csa(text: &str, skip_plies: usize, first_id: u64) -> Result<(Vec<train::Sample>, usize), String> {
+    let mut samples = Vec::new();
+    let mut used = 0;
+    let mut chunk = String::new();
+    let mut index = 0u64;
+    let lines = text.lines().chain(std::iter::once("/"));
+    for line in lines {
+        if line.trim() != "/" {
+            chunk.push_str(line);
+            chunk.push('\n');
+            continue;
+        }
+        if !chunk.trim().is_empty() {
+            let game = csa::parse(&chunk).map_err(|e| format!("game {}: {e}", index + 1))?;
+            if let Some(winner) = outcome(&game) {
+                samples.extend(train::game_samples(&game, winner, skip_plies, first_id + index));
+                used += 1;
+            }
+            index += 1;
+        }
+        chunk.clear();
+    }
+    Ok((samples, used))
+}
 
 /// Hand-made weights the tuner starts from: material, diminishing returns for many pieces in
 /// hand, pieces near the enemy king attack, golds and silvers near their own king defend, a
@@ -103,6 +148,51 @@ mod tests {
         assert!(last < first, "loss did not fall: {first} -> {last}");
         let (lambda, scale) = (o.lambda, report.scale);
         assert!(train::loss(&report.weights, &samples, lambda, scale) < train::loss(&init, &samples, lambda, scale));
+    }
+
+    #[test]
+    fn recorded_games_train_towards_their_results() {
+        // Three games as match.py writes them: Black resigns after 2 moves; an interrupted game
+        // (no result, skipped); a mate (the side to move at the end, White, is mated).
+        let text = "V2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nPI\n+\n+2726FU\n%CHUDAN\n/\n\
+                    P-51OU\nP+19OU53GI00KI\nP-00AL\n+\n+0052KI\n%TSUMI\n";
+        let (samples, games) = samples_from_csa(text, 0, 100).unwrap();
+        assert_eq!(games, 2);
+        // Game 1: Black to move at ply 0 lost, White to move at ply 1 won. Game 3: Black to move
+        // won (the mated position itself is in check and left out).
+        let got: Vec<(u64, i8, f32, Option<f32>)> =
+            samples.iter().map(|s| (s.game, s.stm_sign, s.result, s.score)).collect();
+        assert_eq!(got, [(100, 1, 0.0, None), (100, -1, 1.0, None), (102, 1, 1.0, None)]);
+        // Skipping opening plies drops game 1's first position.
+        assert_eq!(samples_from_csa(text, 1, 0).unwrap().0.len(), 1);
+        // A broken record is an error that names the game.
+        let err = samples_from_csa("PI\n+\n+7776FU\n/\nPI\n+\n+7775FU\n", 0, 0).unwrap_err();
+        assert!(err.starts_with("game 2:"), "{err}");
+        // Result-only samples pull the evaluation towards the result whatever lambda is.
+        let init = initial_weights();
+        let o =
+            train::TrainOptions { epochs: 30, batch: 1, holdout_every: 0, scale: Some(400.0), ..Default::default() };
+        let report = train::train(&samples, &init, &o, |_, _, _| {});
+        assert!(report.history.last().unwrap().1 < report.history[0].1);
+    }
+
+    #[test]
+    fn quiet_positions_have_no_winning_capture() {
+        let after = |moves: &[&str]| {
+            let mut p = crate::shogi::Position::startpos();
+            for m in moves {
+                let mv = p.parse_usi_move(m).unwrap();
+                p.do_move(mv);
+            }
+            p
+        };
+        assert!(train::is_quiet(&after(&[])));
+        // The bishops face each other, but their exchange wins nothing.
+        assert!(train::is_quiet(&after(&["7g7f", "3c3d"])));
+        // A horse that the silver can take for free.
+        assert!(!train::is_quiet(&after(&["7g7f", "3c3d", "8h2b+"])));
+        // In check.
+        assert!(!train::is_quiet(&after(&["7g7f", "3c3d", "8h2b+", "3a2b", "B*4b"])));
     }
 
     #[test]

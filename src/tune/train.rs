@@ -10,7 +10,11 @@
 //! mini-batches. Whole games are held out for validation, and the weights with the best
 //! validation loss are kept.
 
+use crate::analyze::formats::Game;
 use crate::eval::features::{self, FeatureList, NUM_FEATURES};
+use crate::search::movepick::is_capture;
+use crate::search::see::see_ge;
+use crate::shogi::movegen::{self, MoveList};
 use crate::shogi::{Color, Position};
 
 #[derive(Clone, Debug)]
@@ -18,8 +22,9 @@ pub struct Sample {
     pub features: Vec<(u32, i8)>,
     /// +1 if Black is to move, -1 if White (the features are in Black's view).
     pub stm_sign: i8,
-    /// Search score (centipawns, side to move).
-    pub score: f32,
+    /// Search score (centipawns, side to move); None for positions of recorded games, whose
+    /// target is the game result alone.
+    pub score: Option<f32>,
     /// Game result for the side to move: 1, 0.5 or 0.
     pub result: f32,
     pub game: u64,
@@ -73,15 +78,46 @@ pub fn parse_record(line: &str) -> Result<Sample, String> {
     if !(0.0..=1.0).contains(&result) {
         return Err(format!("result {result} out of 0..1"));
     }
+    Ok(sample(&pos, Some(score), result, game))
+}
+
+/// A training sample of `pos` with its targets.
+pub fn sample(pos: &Position, score: Option<f32>, result: f32, game: u64) -> Sample {
     let mut list = FeatureList::default();
-    features::visit(&pos, &mut list);
-    Ok(Sample {
-        features: list.0,
-        stm_sign: if pos.side_to_move() == Color::Black { 1 } else { -1 },
-        score,
-        result,
-        game,
-    })
+    features::visit(pos, &mut list);
+    Sample { features: list.0, stm_sign: if pos.side_to_move() == Color::Black { 1 } else { -1 }, score, result, game }
+}
+
+/// Whether `pos` is quiet enough for its static evaluation to stand for it: not in check, and
+/// no capture that wins material by exchange evaluation (a position in the middle of an
+/// exchange would teach the tempo term to stand for the recapture).
+pub fn is_quiet(pos: &Position) -> bool {
+    if pos.in_check() {
+        return false;
+    }
+    let mut list = MoveList::new();
+    movegen::generate::<{ movegen::CAPTURES }>(pos, &mut list);
+    !list.iter().any(|&m| is_capture(pos, m) && see_ge(pos, m, 1))
+}
+
+/// Samples from a played game (a record of a match, say against a stronger engine): every
+/// quiet position (`is_quiet`) after the first `skip_plies`, with the game's result as the
+/// target (no search score). `winner` is None for a draw.
+pub fn game_samples(game: &Game, winner: Option<Color>, skip_plies: usize, id: u64) -> Vec<Sample> {
+    let mut pos = game.start.clone();
+    let mut out = Vec::new();
+    for (ply, &m) in game.moves.iter().enumerate() {
+        if ply >= skip_plies && is_quiet(&pos) {
+            let result = match winner {
+                None => 0.5,
+                Some(c) if c == pos.side_to_move() => 1.0,
+                Some(_) => 0.0,
+            };
+            out.push(sample(&pos, None, result, id));
+        }
+        pos.do_move(m);
+    }
+    out
 }
 
 /// Evaluation of a sample from the side to move's view.
@@ -94,7 +130,10 @@ fn eval_stm(w: &[f64], s: &Sample) -> f64 {
 }
 
 fn target(s: &Sample, lambda: f64, scale: f64) -> f64 {
-    lambda * sigmoid(s.score as f64 / scale) + (1.0 - lambda) * s.result as f64
+    match s.score {
+        Some(score) => lambda * sigmoid(score as f64 / scale) + (1.0 - lambda) * s.result as f64,
+        None => s.result as f64,
+    }
 }
 
 fn cross_entropy(p: f64, t: f64) -> f64 {
