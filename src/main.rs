@@ -81,11 +81,12 @@ enum Command {
         #[arg(long)]
         data: Vec<String>,
         /// Played games in CSA (e.g. `match.py --csa` against a stronger engine; may be given
-        /// several times): their positions train towards the game result alone.
-        #[arg(long)]
+        /// several, as in `--games data/games-vs-fsf/*.csa`): their positions train towards the
+        /// game result alone.
+        #[arg(long, num_args = 1..)]
         games: Vec<String>,
         /// Opening plies of `--games` records left out (book lines both colours share).
-        #[arg(long, default_value_t = 16)]
+        #[arg(long, default_value_t = hayate::tune::SKIP_PLIES)]
         skip_plies: usize,
         /// Where to write the Rust source of the weights.
         #[arg(long, default_value = "src/eval/weights.rs")]
@@ -198,28 +199,11 @@ fn run_tune(
                 }
             }
         }
-        for (k, path) in games.iter().enumerate() {
-            let text = match std::fs::read(path)
-                .map_err(|e| e.to_string())
-                .and_then(|b| hayate::analyze::formats::decode(&b).map_err(|e| e.to_string()))
-            {
-                Ok(t) => t,
-                Err(e) => {
-                    eprintln!("error: {path}: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            // Ids apart from self-play game numbers (and from other files).
-            let first_id = (1u64 << 40) * (k as u64 + 1);
-            match hayate::tune::samples_from_csa(&text, skip_plies, first_id) {
-                Ok((s, n)) => {
-                    eprintln!("{path}: {n} games, {} positions", s.len());
-                    samples.extend(s);
-                }
-                Err(e) => {
-                    eprintln!("error: {path}: {e}");
-                    return ExitCode::from(2);
-                }
+        match hayate::tune::samples_from_csa_files(games, skip_plies, |line| eprintln!("{line}")) {
+            Ok(s) => samples.extend(s),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
             }
         }
         if samples.is_empty() {

@@ -12,7 +12,9 @@
 //!   17 x 17 per kind): the king-relative piece-square terms;
 //! - the king's own square;
 //! - king safety: attack units on the king's neighbourhood, by the attacker's non-pawn hand;
-//! - own golds and silvers next to the king;
+//! - own golds and silvers next to the king, escape squares, attacked neighbours, the open
+//!   file in front of the king;
+//! - each piece on its square (owner's view), per kind;
 //! - tempo (the side to move).
 
 use crate::shogi::attacks::{attacks_of, king_attacks};
@@ -43,7 +45,10 @@ pub const ATTACKED_BASE: usize = ESCAPE_BASE + 9;
 /// The file in front of the king has no own pawn, by whether the enemy has a rook or lance
 /// (on the board or in hand) to use it.
 pub const OPEN_FILE_BASE: usize = ATTACKED_BASE + 9 * ATTACK_HAND;
-pub const TEMPO_INDEX: usize = OPEN_FILE_BASE + 2;
+/// Each piece on its square (owner's view), per kind: placement that does not depend on
+/// where the kings stand (advanced pawns, a rook on the enemy's camp).
+pub const PSQ_BASE: usize = OPEN_FILE_BASE + 2;
+pub const TEMPO_INDEX: usize = PSQ_BASE + 15 * 81;
 /// Number of weights.
 pub const NUM_FEATURES: usize = TEMPO_INDEX + 1;
 
@@ -160,6 +165,7 @@ pub fn visit<S: FeatureSink>(pos: &Position, sink: &mut S) {
             sink.add(MATERIAL_BASE + k, sign);
             sink.add(KP_OWN_BASE + k * REL + relative(v, own_king), sign);
             sink.add(KP_ENEMY_BASE + k * REL + relative(v, enemy_king), sign);
+            sink.add(PSQ_BASE + k * 81 + v.index(), sign);
             if is_defender(pt) && chebyshev(v, own_king) == 1 {
                 defenders += 1;
             }

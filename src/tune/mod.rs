@@ -1,10 +1,12 @@
 //! Learning the evaluation from the engine's own games: self-play data generation
-//! (`selfplay`), logistic-regression fitting (`train`), and the hand-made starting weights.
+//! (`selfplay`), the positions of played games (`samples_from_csa_files`), logistic-regression
+//! fitting (`train`), and the hand-made starting weights.
 //!
-//! The compiled-in weights are the hand-made ones below (`hayate tune --init-only --out
-//! src/eval/weights.rs`, then rebuild); a tuned set comes from
-//! `hayate selfplay --games 8000 --nodes 4000 --out games.tsv` then
-//! `hayate tune --data games.tsv --out src/eval/weights.rs` (README, "Evaluation").
+//! The compiled-in weights are fitted, from the hand-made ones below, to the results of
+//! hayate's games against Fairy-Stockfish kept in `data/games-vs-fsf/`:
+//! `hayate tune --from-scratch --games data/games-vs-fsf/*.csa`, then rebuild (README,
+//! "Evaluation"; `tests/weights.rs` checks that this reproduces `src/eval/weights.rs`).
+//! Self-play records (`hayate selfplay`, then `hayate tune --data`) are the other source.
 
 pub mod selfplay;
 pub mod train;
@@ -56,6 +58,31 @@ pub fn samples_from_csa(text: &str, skip_plies: usize, first_id: u64) -> Result<
         chunk.clear();
     }
     Ok((samples, used))
+}
+
+/// Opening plies of recorded games left out by default. match.py starts every game from an
+/// opening line of 19-26 plies played with both colours, so these early positions say little
+/// about who wins; the few book plies after the 16th that stay in are seen from both sides.
+pub const SKIP_PLIES: usize = 16;
+
+/// Samples of the CSA files `paths`, in that order (file `k` numbers its games from
+/// `(k + 1) << 40`, apart from self-play game numbers). `log` gets a line per file.
+pub fn samples_from_csa_files<P: AsRef<std::path::Path>>(
+    paths: &[P],
+    skip_plies: usize,
+    mut log: impl FnMut(&str),
+) -> Result<Vec<train::Sample>, String> {
+    let mut samples = Vec::new();
+    for (k, path) in paths.iter().enumerate() {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::analyze::formats::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let (s, games) = samples_from_csa(&text, skip_plies, (1u64 << 40) * (k as u64 + 1))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        log(&format!("{}: {games} games, {} positions", path.display(), s.len()));
+        samples.extend(s);
+    }
+    Ok(samples)
 }
 
 /// Hand-made weights the tuner starts from: material, diminishing returns for many pieces in

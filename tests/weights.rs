@@ -1,0 +1,45 @@
+//! The compiled-in evaluation weights are what the tuner makes of the games in the repository:
+//! `hayate tune --from-scratch --games data/games-vs-fsf/*.csa` (README, "Evaluation").
+
+use hayate::tune::{self, train};
+
+fn weights_of(source: &str) -> Vec<i32> {
+    let body = &source[source.find('[').expect("an array")..];
+    body.split(|c: char| !(c.is_ascii_digit() || c == '-'))
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn committed_weights_are_reproduced_from_the_committed_games() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/games-vs-fsf");
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "csa"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 20, "{} game files", paths.len());
+    let samples = tune::samples_from_csa_files(&paths, tune::SKIP_PLIES, |_| {}).unwrap();
+    assert!(samples.len() > 50_000, "{} positions", samples.len());
+    let report = train::train(&samples, &tune::initial_weights(), &train::TrainOptions::default(), |_, _, _| {});
+    let trained = weights_of(&train::weights_source(&train::quantise(&report.weights)));
+    let committed =
+        weights_of(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/weights.rs")).unwrap());
+    assert_eq!(trained.len(), committed.len());
+    // Bit-exact on the machine that wrote them; another libm may round an exp() differently,
+    // which can move a few weights by a centipawn, never more.
+    let off: Vec<(usize, i32, i32)> = trained
+        .iter()
+        .zip(&committed)
+        .enumerate()
+        .filter(|(_, (a, b))| a != b)
+        .map(|(i, (a, b))| (i, *a, *b))
+        .collect();
+    assert!(off.iter().all(|&(_, a, b)| (a - b).abs() <= 1) && off.len() <= trained.len() / 100, "{off:?}");
+    // And the fit is better than the hand-made start on the held-out games.
+    let first = report.history[0].2;
+    let best = report.history[report.best_epoch].2;
+    assert!(best < first - 0.01, "validation loss {first} -> {best}");
+}
