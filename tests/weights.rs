@@ -3,14 +3,6 @@
 
 use hayate::tune::{self, train};
 
-fn weights_of(source: &str) -> Vec<i32> {
-    let body = &source[source.find('[').expect("an array")..];
-    body.split(|c: char| !(c.is_ascii_digit() || c == '-'))
-        .filter(|t| !t.is_empty())
-        .map(|t| t.parse().unwrap())
-        .collect()
-}
-
 #[test]
 fn committed_weights_are_reproduced_from_the_committed_games() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/games-vs-fsf");
@@ -24,9 +16,9 @@ fn committed_weights_are_reproduced_from_the_committed_games() {
     let samples = tune::samples_from_csa_files(&paths, tune::SKIP_PLIES, |_| {}).unwrap();
     assert!(samples.len() > 50_000, "{} positions", samples.len());
     let report = train::train(&samples, &tune::initial_weights(), &train::TrainOptions::default(), |_, _, _| {});
-    let trained = weights_of(&train::weights_source(&train::quantise(&report.weights)));
-    let committed =
-        weights_of(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/weights.rs")).unwrap());
+    // The compiled-in weights are `src/eval/weights.rs`, included.
+    let trained: Vec<i32> = train::quantise(&report.weights).iter().map(|&w| w as i32).collect();
+    let committed: Vec<i32> = hayate::eval::WEIGHTS.iter().map(|&w| w as i32).collect();
     assert_eq!(trained.len(), committed.len());
     // Bit-exact on the machine that wrote them; another libm may round an exp() differently,
     // which can move a few weights by a centipawn, never more.

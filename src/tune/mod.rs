@@ -38,24 +38,12 @@ pub fn outcome(game: &Game) -> Option<Option<Color>> {
 pub fn samples_from_csa(text: &str, skip_plies: usize, first_id: u64) -> Result<(Vec<train::Sample>, usize), String> {
     let mut samples = Vec::new();
     let mut used = 0;
-    let mut chunk = String::new();
-    let mut index = 0u64;
-    let lines = text.lines().chain(std::iter::once("/"));
-    for line in lines {
-        if line.trim() != "/" {
-            chunk.push_str(line);
-            chunk.push('\n');
-            continue;
+    for (index, game) in csa::parse_all(text).into_iter().enumerate() {
+        let game = game.map_err(|e| format!("game {}: {e}", index + 1))?;
+        if let Some(winner) = outcome(&game) {
+            samples.extend(train::game_samples(&game, winner, skip_plies, first_id + index as u64));
+            used += 1;
         }
-        if !chunk.trim().is_empty() {
-            let game = csa::parse(&chunk).map_err(|e| format!("game {}: {e}", index + 1))?;
-            if let Some(winner) = outcome(&game) {
-                samples.extend(train::game_samples(&game, winner, skip_plies, first_id + index));
-                used += 1;
-            }
-            index += 1;
-        }
-        chunk.clear();
     }
     Ok((samples, used))
 }

@@ -135,6 +135,9 @@ impl Parser {
     fn statement(&mut self, s: &str, line: usize) -> Result<bool, CsaError> {
         let err = |kind| CsaError { line, kind };
         let b = s.as_bytes();
+        if s == "/" {
+            return Ok(false); // the next game of a multi-game file
+        }
         if self.ended {
             return Ok(true);
         }
@@ -177,8 +180,6 @@ impl Parser {
                 g.result = Some(format!("%{word}"));
             }
             self.ended = true;
-        } else if s == "/" {
-            return Ok(false); // the next game of a multi-game file
         } else {
             return Err(err(CsaErrorKind::Unknown(s.to_string())));
         }
@@ -308,6 +309,47 @@ impl Parser {
 
 /// Reads the first game of a CSA record.
 pub fn parse(text: &str) -> Result<Game, CsaError> {
+    let lines: Vec<&str> = text.lines().collect();
+    match parse_at(&lines, 0)?.0 {
+        Some(g) => Ok(g),
+        None => Err(CsaError { line: lines.len().max(1), kind: CsaErrorKind::MissingSideToMove }),
+    }
+}
+
+/// Reads every game of a multi-game CSA record (games separated by `/` lines), in order, up
+/// to and including the first one that fails. Lines are numbered from the top of `text`.
+pub fn parse_all(text: &str) -> Vec<Result<Game, CsaError>> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut games = Vec::new();
+    let mut from = 0;
+    while from < lines.len() {
+        match parse_at(&lines, from) {
+            Ok((Some(g), next)) => {
+                games.push(Ok(g));
+                from = next;
+            }
+            Ok((None, next)) if !has_statement(&lines[from..next]) => from = next,
+            Ok((None, next)) => {
+                games.push(Err(CsaError { line: next, kind: CsaErrorKind::MissingSideToMove }));
+                break;
+            }
+            Err(e) => {
+                games.push(Err(e));
+                break;
+            }
+        }
+    }
+    games
+}
+
+/// Whether `lines` hold anything but blanks, comments and game separators.
+fn has_statement(lines: &[&str]) -> bool {
+    lines.iter().map(|l| l.trim()).any(|t| !t.is_empty() && !t.starts_with('\'') && t != "/")
+}
+
+/// Reads the game that starts at `lines[from]`: the game, if its side to move was given, and
+/// the index of the line after its `/` separator (or the end).
+fn parse_at(lines: &[&str], from: usize) -> Result<(Option<Game>, usize), CsaError> {
     let mut p = Parser {
         setup: Setup::default(),
         has_position: false,
@@ -317,9 +359,11 @@ pub fn parse(text: &str) -> Result<Game, CsaError> {
         white: None,
         ended: false,
     };
-    'lines: for (i, raw) in text.lines().enumerate() {
+    let mut i = from;
+    'lines: while i < lines.len() {
         let line = i + 1;
-        let t = raw.trim_end_matches(['\r', '\n']);
+        i += 1;
+        let t = lines[line - 1].trim_end_matches(['\r', '\n']);
         if t.trim().is_empty() || t.starts_with('\'') {
             continue;
         }
@@ -334,10 +378,7 @@ pub fn parse(text: &str) -> Result<Game, CsaError> {
             }
         }
     }
-    match p.game {
-        Some(g) => Ok(g),
-        None => Err(CsaError { line: text.lines().count().max(1), kind: CsaErrorKind::MissingSideToMove }),
-    }
+    Ok((p.game, i))
 }
 
 #[cfg(test)]
@@ -388,6 +429,24 @@ T5
         assert_eq!(g.black.as_deref(), Some("alpha"));
         assert_eq!(g.result.as_deref(), Some("%TORYO"));
         assert_eq!(g.start.to_sfen(), crate::shogi::STARTPOS);
+    }
+
+    #[test]
+    fn multi_game_records() {
+        let text = "V2\nPI\n+\n+7776FU\n%TORYO\n/\n'comment only\n/\nPI\n-\n-3334FU\n/\n";
+        let games: Vec<Game> = parse_all(text).into_iter().map(Result::unwrap).collect();
+        assert_eq!(games.len(), 2);
+        assert_eq!((usi(&games[0]), games[0].result.as_deref()), (vec!["7g7f".to_string()], Some("%TORYO")));
+        assert_eq!((usi(&games[1]), games[1].result.as_deref()), (vec!["3c3d".to_string()], None));
+        // The first game alone, as before.
+        assert_eq!(usi(&parse(text).unwrap()), ["7g7f"]);
+        // Errors carry the line number in the whole text, and end the list.
+        let got = parse_all("PI\n+\n+7776FU\n/\nPI\n+\n+7775FU\n/\nPI\n+\n");
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[1].as_ref().unwrap_err().line, 7);
+        // A game with statements but no side to move is an error too.
+        let got = parse_all("PI\n+\n/\nN+someone\n");
+        assert_eq!(got[1].as_ref().unwrap_err().kind, CsaErrorKind::MissingSideToMove);
     }
 
     #[test]
