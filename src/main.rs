@@ -91,7 +91,7 @@ enum Command {
         /// Where to write the Rust source of the weights.
         #[arg(long, default_value = "src/eval/weights.rs")]
         out: String,
-        #[arg(long, default_value_t = 30)]
+        #[arg(long, default_value_t = train::DEFAULT_EPOCHS)]
         epochs: usize,
         /// Weight of the search score against the game result in the target.
         #[arg(long, default_value_t = 0.5)]
@@ -99,7 +99,7 @@ enum Command {
         #[arg(long, default_value_t = 1.0)]
         learning_rate: f64,
         /// Pull of every weight towards its starting value.
-        #[arg(long, default_value_t = 1e-4)]
+        #[arg(long, default_value_t = train::DEFAULT_L2)]
         l2: f64,
         /// Logistic scale in centipawns (default: fitted to the game results).
         #[arg(long)]

@@ -15,6 +15,8 @@
 //! - own golds and silvers next to the king, escape squares, attacked neighbours, the open
 //!   file in front of the king;
 //! - each piece on its square (owner's view), per kind;
+//! - control of the squares around each king (5 x 5): who attacks each square and how often
+//!   (0, 1, 2 or more per side), what stands on it, and what the attacker holds in hand;
 //! - tempo (the side to move).
 
 use crate::shogi::attacks::{attacks_of, king_attacks};
@@ -48,7 +50,12 @@ pub const OPEN_FILE_BASE: usize = ATTACKED_BASE + 9 * ATTACK_HAND;
 /// Each piece on its square (owner's view), per kind: placement that does not depend on
 /// where the kings stand (advanced pawns, a rook on the enemy's camp).
 pub const PSQ_BASE: usize = OPEN_FILE_BASE + 2;
-pub const TEMPO_INDEX: usize = PSQ_BASE + 15 * 81;
+/// Control of the king's 5 x 5 area: square offset (25) x occupant (empty, owner's, enemy's) x
+/// enemy attackers (0..=2) x owner's attackers (0..=2) x enemy non-pawn hand (0..=2).
+pub const CONTROL_BASE: usize = PSQ_BASE + 15 * 81;
+pub const CONTROL_HAND: usize = 3;
+const CONTROL_SIZE: usize = 25 * 3 * 3 * 3 * CONTROL_HAND;
+pub const TEMPO_INDEX: usize = CONTROL_BASE + CONTROL_SIZE;
 /// Number of weights.
 pub const NUM_FEATURES: usize = TEMPO_INDEX + 1;
 
@@ -85,9 +92,9 @@ pub fn is_defender(pt: PieceType) -> bool {
     )
 }
 
-/// Squares within Chebyshev distance 3 of each square: where a step piece (a knight at most
-/// three ranks away) can stand to reach a king's 3x3 neighbourhood.
-static NEAR3: [Bitboard; 81] = {
+/// Squares within Chebyshev distance 2 of each square, the square itself excluded: the area
+/// around a king whose control the evaluation looks at.
+static NEAR2: [Bitboard; 81] = {
     let mut t = [Bitboard::EMPTY; 81];
     let mut k: usize = 0;
     while k < 81 {
@@ -96,7 +103,7 @@ static NEAR3: [Bitboard; 81] = {
         while s < 81 {
             let (f, r) = ((s / 9) as i32, (s % 9) as i32);
             let (df, dr) = ((f - kf).abs(), (r - kr).abs());
-            if df <= 3 && dr <= 3 {
+            if df <= 2 && dr <= 2 && s != k {
                 t[k] = t[k].const_or(Bitboard::from_square(Square::new(s as u8)));
             }
             s += 1;
@@ -106,27 +113,111 @@ static NEAR3: [Bitboard; 81] = {
     t
 };
 
-/// Attack units of the enemy on the neighbourhood of `c`'s king (each attacked square of the
-/// king's 3x3 area counts once per attacking piece) and the set of attacked squares there. Only
-/// pieces that can reach it are looked at: step pieces nearby and sliders anywhere.
-fn king_attacks_by_enemy(pos: &Position, c: Color) -> (u32, Bitboard) {
-    let ksq = pos.king_square(c);
-    let zone = king_attacks(ksq) | Bitboard::from_square(ksq);
-    let occ = pos.occupied();
-    let attacker = !c;
-    let sliders = pos.pieces_kind(PieceType::Lance) | pos.bishops_horses() | pos.rooks_dragons();
-    let candidates = (NEAR3[ksq.index()] | sliders) & pos.pieces_of(attacker);
-    let mut units = 0;
-    let mut attacked = Bitboard::EMPTY;
-    for sq in candidates {
-        let pt = pos.piece_on(sq).kind();
-        let a = attacks_of(attacker, pt, sq, occ) & zone;
-        if pt != PieceType::King {
-            units += a.count();
+/// Offset index `(file offset + 2) * 5 + (rank offset + 2)` of a square of a king's 5x5 area,
+/// by the difference of the square indices plus 20 (`index = file * 9 + rank`; with rank
+/// offsets of at most 2 the difference determines both offsets).
+static ZONE_OFFSET: [u8; 41] = {
+    let mut t = [0u8; 41];
+    let mut df: i32 = -2;
+    while df <= 2 {
+        let mut dr: i32 = -2;
+        while dr <= 2 {
+            t[(df * 9 + dr + 20) as usize] = ((df + 2) * 5 + dr + 2) as u8;
+            dr += 1;
         }
-        attacked |= a;
+        df += 1;
     }
-    (units, attacked)
+    t
+};
+
+/// Squares within Chebyshev distance 4 of each square: where a step piece (a knight at most two
+/// ranks further) can stand to reach a king's 5x5 area.
+static NEAR4: [Bitboard; 81] = {
+    let mut t = [Bitboard::EMPTY; 81];
+    let mut k: usize = 0;
+    while k < 81 {
+        let (kf, kr) = ((k / 9) as i32, (k % 9) as i32);
+        let mut s: usize = 0;
+        while s < 81 {
+            let (f, r) = ((s / 9) as i32, (s % 9) as i32);
+            if (f - kf).abs() <= 4 && (r - kr).abs() <= 4 {
+                t[k] = t[k].const_or(Bitboard::from_square(Square::new(s as u8)));
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Who controls the kings' surroundings: per colour, the squares it attacks at least once and
+/// at least twice (bit-sliced counters; exact on both kings' 5x5 areas, where only pieces that
+/// can reach them are looked at: step pieces nearby and sliders anywhere), and the attack units
+/// of the enemy on each king's 3x3 area (each attacked square of it counts once per attacking
+/// piece, the king's own attacks excluded).
+struct Control {
+    once: [Bitboard; 2],
+    twice: [Bitboard; 2],
+    units: [u32; 2],
+}
+
+impl Control {
+    fn of(pos: &Position) -> Control {
+        let occ = pos.occupied();
+        let kings = Color::ALL.map(|c| pos.king_square(c));
+        let zones = kings.map(|k| king_attacks(k) | Bitboard::from_square(k));
+        let sliders = pos.pieces_kind(PieceType::Lance) | pos.bishops_horses() | pos.rooks_dragons();
+        let mut ctl = Control { once: [Bitboard::EMPTY; 2], twice: [Bitboard::EMPTY; 2], units: [0; 2] };
+        // Pawns all at once: no two of one side attack the same square.
+        for c in Color::ALL {
+            let a = pos.pieces(c, PieceType::Pawn).shift_forward(c);
+            ctl.once[c.index()] = a;
+            ctl.units[(!c).index()] = (a & zones[(!c).index()]).count();
+        }
+        let pawns = pos.pieces_kind(PieceType::Pawn);
+        let candidates = (NEAR4[kings[0].index()] | NEAR4[kings[1].index()] | sliders) & occ.and_not(pawns);
+        for sq in candidates {
+            let piece = pos.piece_on(sq);
+            let (x, pt) = (piece.color().index(), piece.kind());
+            let a = attacks_of(piece.color(), pt, sq, occ);
+            ctl.twice[x] |= ctl.once[x] & a;
+            ctl.once[x] |= a;
+            if pt != PieceType::King {
+                ctl.units[1 - x] += (a & zones[1 - x]).count();
+            }
+        }
+        ctl
+    }
+}
+
+/// Control features of `c`'s king: for every square of its 5x5 area, the square's offset
+/// (owner's view), the attackers of both sides on it (0, 1, 2 or more), its occupant, and the
+/// enemy's non-pawn hand.
+#[inline]
+fn visit_control<S: FeatureSink>(pos: &Position, ctl: &Control, c: Color, enemy_hand: usize, sign: i32, sink: &mut S) {
+    let ksq = pos.king_square(c);
+    let (me, them) = (c.index(), (!c).index());
+    let own_once = ctl.once[me].to_u128();
+    let own_twice = ctl.twice[me].to_u128();
+    let enemy_once = ctl.once[them].to_u128();
+    let enemy_twice = ctl.twice[them].to_u128();
+    let own = pos.pieces_of(c).to_u128();
+    let enemy = pos.pieces_of(!c).to_u128();
+    let hand = enemy_hand.min(CONTROL_HAND - 1);
+    let k = ksq.index();
+    for sq in NEAR2[k] {
+        let i = sq.index();
+        let bit = |b: u128| (b >> i) as usize & 1;
+        // Offset in Black's view; White's view is the board turned round.
+        let rel = ZONE_OFFSET[i + 20 - k] as usize;
+        let rel = if c == Color::Black { rel } else { 24 - rel };
+        let cell = rel * 27
+            + (bit(own) + 2 * bit(enemy)) * 9
+            + (bit(enemy_once) + bit(enemy_twice)) * 3
+            + bit(own_once)
+            + bit(own_twice);
+        sink.add(CONTROL_BASE + cell * CONTROL_HAND + hand, sign);
+    }
 }
 
 #[inline]
@@ -150,6 +241,7 @@ fn hand_bucket(pos: &Position, c: Color) -> usize {
 /// Visits every feature of `pos`.
 #[inline]
 pub fn visit<S: FeatureSink>(pos: &Position, sink: &mut S) {
+    let ctl = Control::of(pos);
     for c in Color::ALL {
         let sign = if c == Color::Black { 1 } else { -1 };
         let own_king = view(c, pos.king_square(c));
@@ -178,8 +270,8 @@ pub fn visit<S: FeatureSink>(pos: &Position, sink: &mut S) {
             }
         }
         sink.add(KING_SQ_BASE + own_king.index(), sign);
-        let (units, attacked) = king_attacks_by_enemy(pos, c);
-        let units = (units as usize).min(ATTACK_UNITS - 1);
+        let attacked = ctl.once[(!c).index()];
+        let units = (ctl.units[c.index()] as usize).min(ATTACK_UNITS - 1);
         let enemy_hand = hand_bucket(pos, !c);
         // Attacks on c's king count against c.
         sink.add(KING_ATTACK_BASE + units * ATTACK_HAND + enemy_hand, sign);
@@ -198,6 +290,7 @@ pub fn visit<S: FeatureSink>(pos: &Position, sink: &mut S) {
                 || pos.pieces(e, PieceType::Lance).is_nonempty();
             sink.add(OPEN_FILE_BASE + enemy_line as usize, sign);
         }
+        visit_control(pos, &ctl, c, enemy_hand, sign, sink);
     }
     sink.add(TEMPO_INDEX, if pos.side_to_move() == Color::Black { 1 } else { -1 });
 }
@@ -216,6 +309,50 @@ impl FeatureSink for FeatureList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zone_offsets_follow_files_and_ranks() {
+        for k in 0..81u8 {
+            let ksq = Square::new(k);
+            for sq in NEAR2[k as usize] {
+                let df = sq.file() as i32 - ksq.file() as i32 + 2;
+                let dr = sq.rank() as i32 - ksq.rank() as i32 + 2;
+                assert_eq!(ZONE_OFFSET[sq.index() + 20 - ksq.index()] as i32, df * 5 + dr);
+            }
+            assert!(!NEAR2[k as usize].contains(ksq));
+        }
+    }
+
+    #[test]
+    fn control_counts_the_attackers_around_both_kings() {
+        for sfen in [
+            crate::shogi::STARTPOS,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+            "l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91",
+        ] {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let ctl = Control::of(&pos);
+            for k in Color::ALL {
+                let ksq = pos.king_square(k);
+                for sq in NEAR2[ksq.index()] {
+                    for c in Color::ALL {
+                        let n = pos.attackers_to(c, sq).count().min(2);
+                        let got = ctl.once[c.index()].contains(sq) as u32 + ctl.twice[c.index()].contains(sq) as u32;
+                        assert_eq!(got, n, "{sfen}: {c:?} on {sq:?}");
+                    }
+                }
+                // Units: every attacker of each square of the 3x3 area counts once, the king's
+                // own attacks aside.
+                let zone = king_attacks(ksq) | Bitboard::from_square(ksq);
+                let units: u32 = zone
+                    .into_iter()
+                    .map(|sq| pos.attackers_to(!k, sq).and_not(pos.pieces_kind(PieceType::King)).count())
+                    .sum();
+                assert_eq!(ctl.units[k.index()], units, "{sfen}: units on {k:?}'s king");
+            }
+        }
+    }
 
     #[test]
     fn rotated_position_has_opposite_features() {

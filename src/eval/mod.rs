@@ -3,7 +3,8 @@
 //! A weighted sum of the features in `features.rs`: material on the board and in hand, every
 //! piece's placement relative to both kings and on its own square, the king's square, king
 //! safety (attack units on the king's neighbourhood scaled by the attacker's hand, defenders
-//! next to the king, escape squares, the open file), tempo. The weights are compiled in from
+//! next to the king, escape squares, the open file), control of the squares around each king,
+//! tempo. The weights are compiled in from
 //! `weights.rs`, which `hayate tune` writes: fitted to the results of the engine's games
 //! against Fairy-Stockfish (`data/games-vs-fsf/`), starting from hand-made weights (see
 //! `crate::tune` and README, "Evaluation").

@@ -26,6 +26,13 @@ impl Bitboard {
         Bitboard { p: [p0 & P0_MASK, p1 & P1_MASK] }
     }
 
+    /// The squares as one 81-bit number, bit `i` for the square of index `i` (cheap single-bit
+    /// tests when many squares of one board are looked at).
+    #[inline]
+    pub const fn to_u128(self) -> u128 {
+        self.p[0] as u128 | (self.p[1] as u128) << 63
+    }
+
     #[inline]
     pub const fn part(&self, i: usize) -> u64 {
         self.p[i]

@@ -33,19 +33,36 @@ pub fn outcome(game: &Game) -> Option<Option<Color>> {
 }
 
 /// Training samples from a file of CSA game records (several games separated by `/` lines,
-/// as `usi-scripts/match.py` writes them); games without a result are skipped. Each game gets
-/// the id `first_id + its index`. Returns the samples and the number of games used.
-pub fn samples_from_csa(text: &str, skip_plies: usize, first_id: u64) -> Result<(Vec<train::Sample>, usize), String> {
+/// as `usi-scripts/match.py` writes them); games without a result are skipped. Each game's
+/// samples carry its opening group (`opening_group`). Returns the samples and the number of
+/// games used.
+pub fn samples_from_csa(text: &str, skip_plies: usize) -> Result<(Vec<train::Sample>, usize), String> {
     let mut samples = Vec::new();
     let mut used = 0;
     for (index, game) in csa::parse_all(text).into_iter().enumerate() {
         let game = game.map_err(|e| format!("game {}: {e}", index + 1))?;
         if let Some(winner) = outcome(&game) {
-            samples.extend(train::game_samples(&game, winner, skip_plies, first_id + index as u64));
+            samples.extend(train::game_samples(&game, winner, skip_plies, opening_group(&game)));
             used += 1;
         }
     }
     Ok((samples, used))
+}
+
+/// Plies that make a game's opening for the held-out split.
+pub const OPENING_GROUP_PLIES: usize = 16;
+
+/// The group a recorded game is held out with: the key of its position after
+/// `OPENING_GROUP_PLIES` plies (or at its end, if shorter). Matches replay the same opening
+/// lines with both colours and engine versions, so their games are often alike move for move
+/// long after the book; holding out single games would let the training set see the
+/// validation games' twins. Games through the same opening position are held out together.
+pub fn opening_group(game: &Game) -> u64 {
+    let mut pos = game.start.clone();
+    for &m in game.moves.iter().take(OPENING_GROUP_PLIES) {
+        pos.do_move(m);
+    }
+    pos.key()
 }
 
 /// Opening plies of recorded games left out by default. match.py starts every game from an
@@ -53,20 +70,18 @@ pub fn samples_from_csa(text: &str, skip_plies: usize, first_id: u64) -> Result<
 /// about who wins; the few book plies after the 16th that stay in are seen from both sides.
 pub const SKIP_PLIES: usize = 16;
 
-/// Samples of the CSA files `paths`, in that order (file `k` numbers its games from
-/// `(k + 1) << 40`, apart from self-play game numbers). `log` gets a line per file.
+/// Samples of the CSA files `paths`, in that order. `log` gets a line per file.
 pub fn samples_from_csa_files<P: AsRef<std::path::Path>>(
     paths: &[P],
     skip_plies: usize,
     mut log: impl FnMut(&str),
 ) -> Result<Vec<train::Sample>, String> {
     let mut samples = Vec::new();
-    for (k, path) in paths.iter().enumerate() {
+    for path in paths {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let text = crate::analyze::formats::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        let (s, games) = samples_from_csa(&text, skip_plies, (1u64 << 40) * (k as u64 + 1))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let (s, games) = samples_from_csa(&text, skip_plies).map_err(|e| format!("{}: {e}", path.display()))?;
         log(&format!("{}: {games} games, {} positions", path.display(), s.len()));
         samples.extend(s);
     }
@@ -171,17 +186,19 @@ mod tests {
         // (no result, skipped); a mate (the side to move at the end, White, is mated).
         let text = "V2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nPI\n+\n+2726FU\n%CHUDAN\n/\n\
                     P-51OU\nP+19OU53GI00KI\nP-00AL\n+\n+0052KI\n%TSUMI\n";
-        let (samples, games) = samples_from_csa(text, 0, 100).unwrap();
+        let (samples, games) = samples_from_csa(text, 0).unwrap();
         assert_eq!(games, 2);
+        let groups: Vec<u64> = csa::parse_all(text).into_iter().map(|g| opening_group(&g.unwrap())).collect();
+        assert_ne!(groups[0], groups[2]);
         // Game 1: Black to move at ply 0 lost, White to move at ply 1 won. Game 3: Black to move
         // won (the mated position itself is in check and left out).
         let got: Vec<(u64, i8, f32, Option<f32>)> =
             samples.iter().map(|s| (s.game, s.stm_sign, s.result, s.score)).collect();
-        assert_eq!(got, [(100, 1, 0.0, None), (100, -1, 1.0, None), (102, 1, 1.0, None)]);
+        assert_eq!(got, [(groups[0], 1, 0.0, None), (groups[0], -1, 1.0, None), (groups[2], 1, 1.0, None)]);
         // Skipping opening plies drops game 1's first position.
-        assert_eq!(samples_from_csa(text, 1, 0).unwrap().0.len(), 1);
+        assert_eq!(samples_from_csa(text, 1).unwrap().0.len(), 1);
         // A broken record is an error that names the game.
-        let err = samples_from_csa("PI\n+\n+7776FU\n/\nPI\n+\n+7775FU\n", 0, 0).unwrap_err();
+        let err = samples_from_csa("PI\n+\n+7776FU\n/\nPI\n+\n+7775FU\n", 0).unwrap_err();
         assert!(err.starts_with("game 2:"), "{err}");
         // Result-only samples pull the evaluation towards the result whatever lambda is.
         let init = initial_weights();
@@ -189,6 +206,20 @@ mod tests {
             train::TrainOptions { epochs: 30, batch: 1, holdout_every: 0, scale: Some(400.0), ..Default::default() };
         let report = train::train(&samples, &init, &o, |_, _, _| {});
         assert!(report.history.last().unwrap().1 < report.history[0].1);
+    }
+
+    #[test]
+    fn games_through_the_same_opening_are_held_out_together() {
+        // The same 16 plies, then different moves (and colours' results): one group. A game
+        // that differs inside the first 16 plies: another group.
+        let line = "+7776FU\n-3334FU\n+2726FU\n-8384FU\n+2625FU\n-8485FU\n+6978KI\n-4132KI\n\
+                    +2524FU\n-2324FU\n+2824HI\n-0023FU\n+2426HI\n-7172GI\n+3938GI\n-6152KI\n";
+        let game = |tail: &str| csa::parse(&format!("PI\n+\n{line}{tail}%TORYO\n")).unwrap();
+        let a = game("+5968OU\n");
+        let b = game("+1716FU\n-1314FU\n");
+        let other = csa::parse("PI\n+\n+2726FU\n-3334FU\n%TORYO\n").unwrap();
+        assert_eq!(opening_group(&a), opening_group(&b));
+        assert_ne!(opening_group(&a), opening_group(&other));
     }
 
     #[test]
