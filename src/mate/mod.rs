@@ -210,6 +210,33 @@ impl MateSolver {
     }
 }
 
+impl MateSolver {
+    /// A quick look for a short mate by the side to move, for the main search: at most
+    /// `max_ply` plies and about `nodes` nodes (the line's extraction may take as many again).
+    /// Returns a checked mating line, or None (no mate, or none found within the budget, or
+    /// `stop` set). The game's history is not consulted: a bounded search needs no repetition
+    /// rule.
+    pub fn probe(&mut self, pos: &Position, nodes: u64, max_ply: u16, stop: &AtomicBool) -> Option<Vec<Move>> {
+        self.table.new_search();
+        let mut root = pos.clone();
+        root.forget_history();
+        if let Some(m) = mate_in_one(&root) {
+            return Some(vec![m]);
+        }
+        let mut s = Dfpn::new(&mut self.table, stop, root.side_to_move());
+        s.set_repetition_detection(false);
+        s.set_budget(Budget { node_limit: nodes, deadline: None, honour_stop: true });
+        s.reset_path(&root);
+        let v = s.prove(&mut root, true, max_ply.min(MAX_SUPPORTED_PLY));
+        if !v.is_proven() {
+            return None;
+        }
+        s.set_budget(Budget { node_limit: s.nodes + nodes, deadline: None, honour_stop: true });
+        let line = pv::extract(&mut s, &mut root, v.len, false)?;
+        verify_mate_line(pos, &line).is_ok().then_some(line)
+    }
+}
+
 /// Checks a mating line from `pos`: every move legal, every attacker move a check, and the
 /// defender checkmated after the last move.
 pub fn verify_mate_line(pos: &Position, line: &[Move]) -> Result<(), String> {
@@ -245,6 +272,23 @@ mod tests {
             MateAnswer::Mate(l) => l.iter().map(|m| m.to_string()).collect(),
             other => panic!("no mate: {other:?}"),
         }
+    }
+
+    #[test]
+    fn probe_finds_short_mates_and_nothing_else() {
+        let mut solver = MateSolver::new(1).unwrap();
+        let go = AtomicBool::new(false);
+        // Public corpus mate0441: mate in 7.
+        let pos = Position::from_sfen("1k7/9/9/2G6/9/9/4K4/9/9 b B2G2rbg4s4n4l18p 1").unwrap();
+        let line = solver.probe(&pos, 100_000, 15, &go).expect("mate in 7");
+        assert!(line.len() >= 7 && line.len() % 2 == 1, "{line:?}");
+        assert!(verify_mate_line(&pos, &line).is_ok());
+        // Too small a budget, too short a bound, or stopped: nothing.
+        assert_eq!(solver.probe(&pos, 10, 15, &go), None);
+        assert_eq!(solver.probe(&pos, 100_000, 5, &go), None);
+        assert_eq!(solver.probe(&pos, 100_000, 15, &AtomicBool::new(true)), None);
+        // The initial position has no mate.
+        assert_eq!(solver.probe(&Position::startpos(), 10_000, 15, &go), None);
     }
 
     #[test]

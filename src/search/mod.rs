@@ -336,6 +336,10 @@ struct Worker<'a> {
     clock: Limits,
     check_counter: u32,
     reductions: Arc<[[i32; 64]; 64]>,
+    /// Main thread of a single-PV search: the root mate probes' solver, and the root moves
+    /// probed so far with the length of the opponent's mate they allow (None: none found).
+    mate_probe: Option<crate::mate::MateSolver>,
+    probed: Vec<(Move, Option<usize>)>,
 }
 
 fn reduction_table() -> [[i32; 64]; 64] {
@@ -623,6 +627,8 @@ impl<'a> Worker<'a> {
             clock: shared.limits.clone(),
             check_counter: 0,
             reductions,
+            mate_probe: None,
+            probed: Vec::new(),
         }
     }
 
@@ -697,6 +703,13 @@ impl<'a> Worker<'a> {
         let mut last_best: Option<Move> = None;
         let mut best_changes = 0.0f64;
         let mut prev_best_score = VALUE_NONE;
+
+        if self.is_main() && multipv == 1 {
+            self.mate_probe = crate::mate::MateSolver::new(MATE_PROBE_MIB).ok();
+            if self.play_own_mate(reporter) {
+                return;
+            }
+        }
 
         let mut depth = 0;
         while depth < max_depth {
@@ -808,6 +821,45 @@ impl<'a> Worker<'a> {
             }
             prev_best_score = score;
         }
+    }
+
+    /// A short mate for the side to move found by the probe goes to the front of the root
+    /// moves with its line; true when there is one (the search is then over).
+    fn play_own_mate(&mut self, reporter: Option<&dyn Reporter>) -> bool {
+        let Some(solver) = self.mate_probe.as_mut() else { return false };
+        let stop = &self.shared.control.stop;
+        let Some(line) = solver.probe(&self.pos, OWN_MATE_NODES, MATE_PROBE_PLY, stop) else { return false };
+        let Some(i) = self.root_moves.iter().position(|rm| rm.mv == line[0]) else { return false };
+        self.root_moves[..=i].rotate_right(1);
+        let len = line.len();
+        let rm = &mut self.root_moves[0];
+        rm.score = mate_in(len);
+        rm.prev_score = rm.score;
+        rm.bound = None;
+        rm.seldepth = len as i32;
+        rm.pv = line;
+        self.completed_depth = len as i32;
+        if let Some(r) = reporter {
+            self.report(r, len as i32, 0, 1);
+        }
+        let control = self.shared.control;
+        control.publish(answer_of(&self.root_moves[0], &self.pos, self.shared.tt, self.shared.config.resign_value));
+        true
+    }
+
+    /// Length of the opponent's mate after the root move `m`, if the probe finds one (each
+    /// root move is probed once per search).
+    fn mate_allowed_by(&mut self, m: Move) -> Option<usize> {
+        if let Some(&(_, len)) = self.probed.iter().find(|(mv, _)| *mv == m) {
+            return len;
+        }
+        let solver = self.mate_probe.as_mut()?;
+        self.pos.do_move(m);
+        let stop = &self.shared.control.stop;
+        let len = solver.probe(&self.pos, REFUTE_MATE_NODES, MATE_PROBE_PLY, stop).map(|line| line.len());
+        self.pos.undo_move(m);
+        self.probed.push((m, len));
+        len
     }
 
     fn report(&self, r: &dyn Reporter, depth: i32, from: usize, to: usize) {
@@ -1155,6 +1207,18 @@ impl<'a> Worker<'a> {
                 return 0;
             }
 
+            // A move about to become the best at the root must not allow a mate that the
+            // search cannot see.
+            if root
+                && self.mate_probe.is_some()
+                && depth >= REFUTE_MIN_DEPTH
+                && (move_count == 1 || value > alpha)
+                && value.abs() < VALUE_MATE_IN_MAX_PLY
+                && let Some(len) = self.mate_allowed_by(m)
+            {
+                value = mated_in(len + 1);
+            }
+
             if root {
                 let seldepth = self.seldepth;
                 let child_pv: Vec<Move> = self.pv[1][..self.pv_len[1]].iter().flatten().copied().collect();
@@ -1464,6 +1528,39 @@ mod tests {
     fn resigns_without_legal_moves() {
         let r = search_depth("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1", 3);
         assert_eq!(r.best, BestMove::Resign);
+    }
+
+    #[test]
+    fn does_not_walk_into_a_mate_beyond_its_depth() {
+        // From a game against Fairy-Stockfish (White to move): the build without root mate
+        // probes played 4f3g here at depth 4 (and in the game), after which Black mates in 9
+        // (N*4d 3b4a S*3b ...), far beyond the horizon of a depth-4 search.
+        let sfen = "l2g3nl/1+P4k2/p4p1pp/3p+B1ps1/Pp6P/3Ppg3/1P4P2/2GS1g1RK/LN4+n1L w RSNbs4p 112";
+        let mut pos = Position::from_sfen(sfen).unwrap();
+        let mut solver = crate::mate::MateSolver::new(4).unwrap();
+        let blunder = pos.parse_usi_move("4f3g").unwrap();
+        pos.do_move(blunder);
+        assert!(solver.probe(&pos, 1_000_000, 31, &AtomicBool::new(false)).is_some());
+        pos.undo_move(blunder);
+        let r = search_depth(sfen, 4);
+        let BestMove::Move { mv, .. } = r.best else { panic!("{:?}", r.best) };
+        pos.do_move(mv);
+        assert_eq!(solver.probe(&pos, 1_000_000, 31, &AtomicBool::new(false)), None, "{mv} allows a mate");
+    }
+
+    #[test]
+    fn plays_a_mate_found_by_the_probe_at_once() {
+        // The position after the blunder above: Black mates in 9. The probe finds a mate before
+        // the first iteration, and the search answers with it without searching.
+        let sfen = "l2g3nl/1+P4k2/p4p1pp/3p+B1ps1/Pp6P/3Pp4/1P4g2/2GS1g1RK/LN4+n1L b RSNbs5p 113";
+        let r = search_depth(sfen, 30);
+        assert_eq!(r.nodes, 0);
+        let plies = VALUE_MATE - r.score.unwrap();
+        assert!((9..=MATE_PROBE_PLY as i32).contains(&plies), "{:?}", r.score);
+        let BestMove::Move { mv, .. } = r.best else { panic!("{:?}", r.best) };
+        let mut pos = Position::from_sfen(sfen).unwrap();
+        pos.do_move(mv);
+        assert!(pos.in_check());
     }
 
     #[test]

@@ -54,3 +54,15 @@ pub const IIR_DEPTH: i32 = 5;
 /// Singular extension: minimum depth and margin per ply.
 pub const SINGULAR_DEPTH: i32 = 7;
 pub const SINGULAR_MARGIN: i32 = 2;
+
+/// Mate probes at the root (main thread, single-PV searches): a df-pn search for a short
+/// checkmate (at most `MATE_PROBE_PLY` plies). Before the first iteration for the side to
+/// move (a mate found is played at once); from `REFUTE_MIN_DEPTH` on, for the opponent after
+/// every move that becomes the best at the root (a move that allows a mate scores as mated).
+/// The main search misses long checking sequences with drops at its horizon.
+pub const MATE_PROBE_PLY: u16 = 15;
+pub const OWN_MATE_NODES: u64 = 6000;
+pub const REFUTE_MATE_NODES: u64 = 3000;
+pub const REFUTE_MIN_DEPTH: i32 = 3;
+/// The probes' table (MiB).
+pub const MATE_PROBE_MIB: usize = 1;
