@@ -1174,6 +1174,11 @@ impl<'a> Worker<'a> {
             if move_count == 1 {
                 value = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, false);
             } else {
+                // Zero-window searches leave the child's line alone; without a full re-search
+                // below (a fail high), the line must not come from an earlier sibling.
+                if PV {
+                    self.pv_len[ply + 1] = 0;
+                }
                 // Late move reductions.
                 let mut r = 0;
                 if depth >= 3 && move_count > 1 + root as usize && (!tactical || cut_node) {
