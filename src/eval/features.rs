@@ -92,9 +92,9 @@ pub fn is_defender(pt: PieceType) -> bool {
     )
 }
 
-/// Squares within Chebyshev distance 2 of each square, the square itself excluded: the area
-/// around a king whose control the evaluation looks at.
-static NEAR2: [Bitboard; 81] = {
+/// Per square, the squares within Chebyshev distance `radius` of it (the square itself
+/// included or not).
+const fn squares_near(radius: i32, include_self: bool) -> [Bitboard; 81] {
     let mut t = [Bitboard::EMPTY; 81];
     let mut k: usize = 0;
     while k < 81 {
@@ -102,8 +102,7 @@ static NEAR2: [Bitboard; 81] = {
         let mut s: usize = 0;
         while s < 81 {
             let (f, r) = ((s / 9) as i32, (s % 9) as i32);
-            let (df, dr) = ((f - kf).abs(), (r - kr).abs());
-            if df <= 2 && dr <= 2 && s != k {
+            if (f - kf).abs() <= radius && (r - kr).abs() <= radius && (include_self || s != k) {
                 t[k] = t[k].const_or(Bitboard::from_square(Square::new(s as u8)));
             }
             s += 1;
@@ -111,7 +110,11 @@ static NEAR2: [Bitboard; 81] = {
         k += 1;
     }
     t
-};
+}
+
+/// The area around a king whose control the evaluation looks at (5x5, the king's square
+/// excluded).
+static NEAR2: [Bitboard; 81] = squares_near(2, false);
 
 /// Offset index `(file offset + 2) * 5 + (rank offset + 2)` of a square of a king's 5x5 area,
 /// by the difference of the square indices plus 20 (`index = file * 9 + rank`; with rank
@@ -130,25 +133,9 @@ static ZONE_OFFSET: [u8; 41] = {
     t
 };
 
-/// Squares within Chebyshev distance 4 of each square: where a step piece (a knight at most two
-/// ranks further) can stand to reach a king's 5x5 area.
-static NEAR4: [Bitboard; 81] = {
-    let mut t = [Bitboard::EMPTY; 81];
-    let mut k: usize = 0;
-    while k < 81 {
-        let (kf, kr) = ((k / 9) as i32, (k % 9) as i32);
-        let mut s: usize = 0;
-        while s < 81 {
-            let (f, r) = ((s / 9) as i32, (s % 9) as i32);
-            if (f - kf).abs() <= 4 && (r - kr).abs() <= 4 {
-                t[k] = t[k].const_or(Bitboard::from_square(Square::new(s as u8)));
-            }
-            s += 1;
-        }
-        k += 1;
-    }
-    t
-};
+/// Where a step piece (a knight at most two ranks further) can stand to reach a king's 5x5
+/// area.
+static NEAR4: [Bitboard; 81] = squares_near(4, true);
 
 /// Who controls the kings' surroundings: per colour, the squares it attacks at least once and
 /// at least twice (bit-sliced counters; exact on both kings' 5x5 areas, where only pieces that

@@ -337,9 +337,9 @@ struct Worker<'a> {
     check_counter: u32,
     reductions: Arc<[[i32; 64]; 64]>,
     /// Main thread of a single-PV search: the root mate probes' solver, and the root moves
-    /// probed so far with the length of the opponent's mate they allow (None: none found).
+    /// probed so far with the opponent's mating line they allow (None: none found).
     mate_probe: Option<crate::mate::MateSolver>,
-    probed: Vec<(Move, Option<usize>)>,
+    probed: Vec<(Move, Option<Vec<Move>>)>,
 }
 
 fn reduction_table() -> [[i32; 64]; 64] {
@@ -847,19 +847,19 @@ impl<'a> Worker<'a> {
         true
     }
 
-    /// Length of the opponent's mate after the root move `m`, if the probe finds one (each
-    /// root move is probed once per search).
-    fn mate_allowed_by(&mut self, m: Move) -> Option<usize> {
-        if let Some(&(_, len)) = self.probed.iter().find(|(mv, _)| *mv == m) {
-            return len;
+    /// The opponent's mating line after the root move `m`, if the probe finds one (each root
+    /// move is probed once per search).
+    fn mate_allowed_by(&mut self, m: Move) -> Option<Vec<Move>> {
+        if let Some((_, line)) = self.probed.iter().find(|(mv, _)| *mv == m) {
+            return line.clone();
         }
         let solver = self.mate_probe.as_mut()?;
         self.pos.do_move(m);
         let stop = &self.shared.control.stop;
-        let len = solver.probe(&self.pos, REFUTE_MATE_NODES, MATE_PROBE_PLY, stop).map(|line| line.len());
+        let line = solver.probe(&self.pos, REFUTE_MATE_NODES, MATE_PROBE_PLY, stop);
         self.pos.undo_move(m);
-        self.probed.push((m, len));
-        len
+        self.probed.push((m, line.clone()));
+        line
     }
 
     fn report(&self, r: &dyn Reporter, depth: i32, from: usize, to: usize) {
@@ -1213,20 +1213,23 @@ impl<'a> Worker<'a> {
             }
 
             // A move about to become the best at the root must not allow a mate that the
-            // search cannot see.
+            // search cannot see: it scores as mated, with the mating line as its PV.
+            let mut mating_line = None;
             if root
                 && self.mate_probe.is_some()
                 && depth >= REFUTE_MIN_DEPTH
                 && (move_count == 1 || value > alpha)
                 && value.abs() < VALUE_MATE_IN_MAX_PLY
-                && let Some(len) = self.mate_allowed_by(m)
+                && let Some(line) = self.mate_allowed_by(m)
             {
-                value = mated_in(len + 1);
+                value = mated_in(line.len() + 1);
+                mating_line = Some(line);
             }
 
             if root {
                 let seldepth = self.seldepth;
-                let child_pv: Vec<Move> = self.pv[1][..self.pv_len[1]].iter().flatten().copied().collect();
+                let child_pv: Vec<Move> =
+                    mating_line.unwrap_or_else(|| self.pv[1][..self.pv_len[1]].iter().flatten().copied().collect());
                 let idx = self.pv_idx + move_count - 1;
                 let rm = &mut self.root_moves[idx];
                 if move_count == 1 || value > alpha {
@@ -1551,6 +1554,41 @@ mod tests {
         let BestMove::Move { mv, .. } = r.best else { panic!("{:?}", r.best) };
         pos.do_move(mv);
         assert_eq!(solver.probe(&pos, 1_000_000, 31, &AtomicBool::new(false)), None, "{mv} allows a mate");
+    }
+
+    #[test]
+    fn a_move_that_allows_a_mate_shows_the_mating_line() {
+        // From a game against Fairy-Stockfish (White to move), where every move allows a mate
+        // (hayate's own build resigns here, with a resign value): the last line reported is the
+        // answer and the mate after it.
+        struct Lines(parking_lot::Mutex<Vec<SearchInfo>>);
+        impl Reporter for Lines {
+            fn info(&self, info: &SearchInfo) {
+                self.0.lock().push(info.clone());
+            }
+            fn bestmove(&self, _: &BestMove, _: Option<Value>) {}
+            fn message(&self, _: &str) {}
+        }
+        let sfen = "5sSnl/1G2g4/3p1kbpp/4+R4/2pG1ppP1/4R4/PPP+s1PP1P/1Sg2K3/L3L2NL w 2Pb2n3p 92";
+        let job = SearchJob {
+            root: Position::from_sfen(sfen).unwrap(),
+            limits: Limits { depth: Some(4), ..Default::default() },
+            config: SearchConfig::default(),
+            tt: Arc::new(TranspositionTable::new(8).unwrap()),
+            control: Control::new(),
+            threads: Vec::new(),
+            start: Instant::now(),
+        };
+        let lines = Lines(parking_lot::Mutex::new(Vec::new()));
+        let r = run(job, &lines);
+        let last = lines.0.lock().last().cloned().expect("a line");
+        assert_eq!(r.best, BestMove::Move { mv: last.pv[0], ponder: last.pv.get(1).copied() });
+        let Score::Mate(plies) = last.score else { panic!("{:?}", last.score) };
+        assert!(plies < 0);
+        let mut pos = Position::from_sfen(sfen).unwrap();
+        pos.do_move(last.pv[0]);
+        assert!(crate::mate::verify_mate_line(&pos, &last.pv[1..]).is_ok(), "{:?}", last.pv);
+        assert_eq!(last.pv.len() as i32, -plies);
     }
 
     #[test]
