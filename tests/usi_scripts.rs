@@ -100,13 +100,19 @@ fn scripts_searching_positions_end_with_a_legal_move() {
 /// The Python tools of `usi-scripts/`, each with short arguments and the start of the last
 /// line it prints when it ran to the end (and, for the match and soak runners, found nothing
 /// wrong). They need `python3` with `cshogi` (`pip install cshogi`; `.ci/run` installs it).
-const PYTHON_TOOLS: [(&str, &[&str], &str); 3] = [
+const PYTHON_TOOLS: [(&str, &[&str], &str); 4] = [
     ("latency.py", &["--runs", "1"], "quit "),
     // The second half of a 4-game run: one opening line, both colours.
     (
         "match.py",
         &["--games", "4", "--part", "2/2", "--byoyomi", "100", "--hash", "16", "--opponent", "ENGINE"],
         "records: ",
+    ),
+    // One game: hayate (+100 in its own eyes) plays 2i3g, the opponent mates with G*1h.
+    (
+        "surprise_losses.py",
+        &["tests/data/scripts/surprise_loss.csa"],
+        "  of those, a checkmate for the opponent after that move (30 ms search): 1",
     ),
     (
         "soak.py",
