@@ -208,9 +208,7 @@ impl MateSolver {
             None => report(MateAnswer::Timeout, &s, false, first_mate),
         }
     }
-}
 
-impl MateSolver {
     /// A quick look for a short mate by the side to move, for the main search: at most
     /// `max_ply` plies and about `nodes` nodes (the line's extraction may take as many again).
     /// Returns a checked mating line, or None (no mate, or none found within the budget, or

@@ -193,7 +193,7 @@ mod tests {
         // Game 1: Black to move at ply 0 lost, White to move at ply 1 won. Game 3: Black to move
         // won (the mated position itself is in check and left out).
         let got: Vec<(u64, i8, f32, Option<f32>)> =
-            samples.iter().map(|s| (s.game, s.stm_sign, s.result, s.score)).collect();
+            samples.iter().map(|s| (s.group, s.stm_sign, s.result, s.score)).collect();
         assert_eq!(got, [(groups[0], 1, 0.0, None), (groups[0], -1, 1.0, None), (groups[2], 1, 1.0, None)]);
         // Skipping opening plies drops game 1's first position.
         assert_eq!(samples_from_csa(text, 1).unwrap().0.len(), 1);

@@ -8,7 +8,7 @@
 //! every weight towards its starting value (the hand-made or previous weights are the prior;
 //! rare features stay near it). Material and hand values can be frozen. Optimiser: Adam on
 //! mini-batches. Whole groups of samples (a self-play game, or the recorded games through one
-//! opening: `Sample::game`) are held out for validation, and the weights with the best
+//! opening: `Sample::group`) are held out for validation, and the weights with the best
 //! validation loss are kept.
 
 use crate::analyze::formats::Game;
@@ -30,7 +30,7 @@ pub struct Sample {
     pub result: f32,
     /// Hold-out group: samples of one group are all trained on or all held out (self-play:
     /// the game number; recorded games: the opening, see `tune::opening_group`).
-    pub game: u64,
+    pub group: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -93,10 +93,10 @@ pub fn parse_record(line: &str) -> Result<Sample, String> {
 }
 
 /// A training sample of `pos` with its targets.
-pub fn sample(pos: &Position, score: Option<f32>, result: f32, game: u64) -> Sample {
+pub fn sample(pos: &Position, score: Option<f32>, result: f32, group: u64) -> Sample {
     let mut list = FeatureList::default();
     features::visit(pos, &mut list);
-    Sample { features: list.0, stm_sign: if pos.side_to_move() == Color::Black { 1 } else { -1 }, score, result, game }
+    Sample { features: list.0, stm_sign: if pos.side_to_move() == Color::Black { 1 } else { -1 }, score, result, group }
 }
 
 /// Whether `pos` is quiet enough for its static evaluation to stand for it: not in check, and
@@ -114,7 +114,7 @@ pub fn is_quiet(pos: &Position) -> bool {
 /// Samples from a played game (a record of a match, say against a stronger engine): every
 /// quiet position (`is_quiet`) after the first `skip_plies`, with the game's result as the
 /// target (no search score). `winner` is None for a draw.
-pub fn game_samples(game: &Game, winner: Option<Color>, skip_plies: usize, id: u64) -> Vec<Sample> {
+pub fn game_samples(game: &Game, winner: Option<Color>, skip_plies: usize, group: u64) -> Vec<Sample> {
     let mut pos = game.start.clone();
     let mut out = Vec::new();
     for (ply, &m) in game.moves.iter().enumerate() {
@@ -124,7 +124,7 @@ pub fn game_samples(game: &Game, winner: Option<Color>, skip_plies: usize, id: u
                 Some(c) if c == pos.side_to_move() => 1.0,
                 Some(_) => 0.0,
             };
-            out.push(sample(&pos, None, result, id));
+            out.push(sample(&pos, None, result, group));
         }
         pos.do_move(m);
     }
@@ -211,7 +211,7 @@ pub fn train(
 ) -> TrainReport {
     assert_eq!(init.len(), NUM_FEATURES);
     let (valid, train): (Vec<&Sample>, Vec<&Sample>) =
-        samples.iter().partition(|s| opts.holdout_every > 0 && s.game % opts.holdout_every == 0);
+        samples.iter().partition(|s| opts.holdout_every > 0 && s.group % opts.holdout_every == 0);
     let scale = opts.scale.unwrap_or_else(|| fit_scale(init, samples));
     let lambda = opts.lambda;
     let train: Vec<&Sample> = train;
