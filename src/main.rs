@@ -82,12 +82,16 @@ enum Command {
         data: Vec<String>,
         /// Played games in CSA (e.g. `match.py --csa` against a stronger engine; may be given
         /// several, as in `--games data/games-vs-fsf/*.csa`): their positions train towards the
-        /// game result alone.
+        /// game result, blended with the recorded score where `--scores-of` was to move.
         #[arg(long, num_args = 1..)]
         games: Vec<String>,
         /// Opening plies of `--games` records left out (book lines both colours share).
         #[arg(long, default_value_t = hayate::tune::SKIP_PLIES)]
         skip_plies: usize,
+        /// Whose search scores in `--games` records join the target (player name prefix;
+        /// "" for none).
+        #[arg(long, default_value = hayate::tune::SCORER)]
+        scores_of: String,
         /// Where to write the Rust source of the weights.
         #[arg(long, default_value = "src/eval/weights.rs")]
         out: String,
@@ -163,10 +167,16 @@ fn setup(sfen: Option<&str>, moves: &[String]) -> Result<Position, String> {
     Ok(pos)
 }
 
+/// Recorded games to train on (`hayate tune --games`).
+struct GameRecords<'a> {
+    paths: &'a [String],
+    skip_plies: usize,
+    scores_of: &'a str,
+}
+
 fn run_tune(
     data: &[String],
-    games: &[String],
-    skip_plies: usize,
+    games: &GameRecords,
     out: &str,
     opts: &train::TrainOptions,
     from_scratch: bool,
@@ -199,7 +209,9 @@ fn run_tune(
                 }
             }
         }
-        match hayate::tune::samples_from_csa_files(games, skip_plies, |line| eprintln!("{line}")) {
+        match hayate::tune::samples_from_csa_files(games.paths, games.skip_plies, games.scores_of, |line| {
+            eprintln!("{line}")
+        }) {
             Ok(s) => samples.extend(s),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -211,8 +223,11 @@ fn run_tune(
             return ExitCode::from(2);
         }
         eprintln!("{} positions", samples.len());
-        let report = train::train(&samples, &init, opts, |e, tl, vl| {
-            eprintln!("epoch {e:3}: train loss {tl:.6}, validation loss {vl:.6}");
+        let report = train::train(&samples, &init, opts, |l| {
+            eprintln!(
+                "epoch {:3}: train loss {:.6}, validation loss {:.6} (game results alone: {:.6})",
+                l.epoch, l.train, l.valid, l.valid_result
+            );
         });
         eprintln!("scale {:.0} cp; best validation loss at epoch {}", report.scale, report.best_epoch);
         report.weights
@@ -312,6 +327,7 @@ fn main() -> ExitCode {
             data,
             games,
             skip_plies,
+            scores_of,
             out,
             epochs,
             lambda,
@@ -324,7 +340,8 @@ fn main() -> ExitCode {
         }) => {
             let opts =
                 train::TrainOptions { epochs, lambda, learning_rate, l2, scale, freeze_material, ..Default::default() };
-            run_tune(&data, &games, skip_plies, &out, &opts, from_scratch, init_only)
+            let records = GameRecords { paths: &games, skip_plies, scores_of: &scores_of };
+            run_tune(&data, &records, &out, &opts, from_scratch, init_only)
         }
         Some(Command::Mate { sfen, moves, time_ms, nodes, hash, max_ply }) => {
             if max_ply > MAX_SUPPORTED_PLY {

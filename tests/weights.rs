@@ -13,9 +13,9 @@ fn committed_weights_are_reproduced_from_the_committed_games() {
         .collect();
     paths.sort();
     assert!(paths.len() >= 20, "{} game files", paths.len());
-    let samples = tune::samples_from_csa_files(&paths, tune::SKIP_PLIES, |_| {}).unwrap();
+    let samples = tune::samples_from_csa_files(&paths, tune::SKIP_PLIES, tune::SCORER, |_| {}).unwrap();
     assert!(samples.len() > 50_000, "{} positions", samples.len());
-    let report = train::train(&samples, &tune::initial_weights(), &train::TrainOptions::default(), |_, _, _| {});
+    let report = train::train(&samples, &tune::initial_weights(), &train::TrainOptions::default(), |_| {});
     // The compiled-in weights are `src/eval/weights.rs`, included.
     let trained: Vec<i32> = train::quantise(&report.weights).iter().map(|&w| w as i32).collect();
     let committed: Vec<i32> = hayate::eval::WEIGHTS.iter().map(|&w| w as i32).collect();
@@ -31,7 +31,7 @@ fn committed_weights_are_reproduced_from_the_committed_games() {
         .collect();
     assert!(off.iter().all(|&(_, a, b)| (a - b).abs() <= 1) && off.len() <= trained.len() / 100, "{off:?}");
     // And the fit is better than the hand-made start on the held-out games.
-    let first = report.history[0].2;
-    let best = report.history[report.best_epoch].2;
+    let first = report.history[0].valid_result;
+    let best = report.history[report.best_epoch].valid_result;
     assert!(best < first - 0.01, "validation loss {first} -> {best}");
 }

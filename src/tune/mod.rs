@@ -34,19 +34,34 @@ pub fn outcome(game: &Game) -> Option<Option<Color>> {
 
 /// Training samples from a file of CSA game records (several games separated by `/` lines,
 /// as `usi-scripts/match.py` writes them); games without a result are skipped. Each game's
-/// samples carry its opening group (`opening_group`). Returns the samples and the number of
-/// games used.
-pub fn samples_from_csa(text: &str, skip_plies: usize) -> Result<(Vec<train::Sample>, usize), String> {
+/// samples carry its opening group (`opening_group`), and the search scores recorded by the
+/// player whose name starts with `scorer` (see `train::game_samples`). Returns the samples and
+/// the number of games used.
+pub fn samples_from_csa(text: &str, skip_plies: usize, scorer: &str) -> Result<(Vec<train::Sample>, usize), String> {
     let mut samples = Vec::new();
     let mut used = 0;
     for (index, game) in csa::parse_all(text).into_iter().enumerate() {
         let game = game.map_err(|e| format!("game {}: {e}", index + 1))?;
         if let Some(winner) = outcome(&game) {
-            samples.extend(train::game_samples(&game, winner, skip_plies, opening_group(&game)));
+            let scorer_side = player_named(&game, scorer);
+            samples.extend(train::game_samples(&game, winner, skip_plies, opening_group(&game), scorer_side));
             used += 1;
         }
     }
     Ok((samples, used))
+}
+
+/// The colour of the player whose name starts with `prefix` (Black's first; None for an
+/// empty prefix or no such player).
+fn player_named(game: &Game, prefix: &str) -> Option<Color> {
+    let named = |name: &Option<String>| !prefix.is_empty() && name.as_deref().is_some_and(|n| n.starts_with(prefix));
+    if named(&game.black) {
+        Some(Color::Black)
+    } else if named(&game.white) {
+        Some(Color::White)
+    } else {
+        None
+    }
 }
 
 /// Plies that make a game's opening for the held-out split.
@@ -65,6 +80,10 @@ pub fn opening_group(game: &Game) -> u64 {
     pos.key()
 }
 
+/// Whose recorded search scores train by default: the engine's own (its name in match
+/// records starts with this).
+pub const SCORER: &str = "hayate";
+
 /// Opening plies of recorded games left out by default. match.py starts every game from an
 /// opening line of 19-26 plies played with both colours, so these early positions say little
 /// about who wins; the few book plies after the 16th that stay in are seen from both sides.
@@ -74,6 +93,7 @@ pub const SKIP_PLIES: usize = 16;
 pub fn samples_from_csa_files<P: AsRef<std::path::Path>>(
     paths: &[P],
     skip_plies: usize,
+    scorer: &str,
     mut log: impl FnMut(&str),
 ) -> Result<Vec<train::Sample>, String> {
     let mut samples = Vec::new();
@@ -81,7 +101,7 @@ pub fn samples_from_csa_files<P: AsRef<std::path::Path>>(
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let text = crate::analyze::formats::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        let (s, games) = samples_from_csa(&text, skip_plies).map_err(|e| format!("{}: {e}", path.display()))?;
+        let (s, games) = samples_from_csa(&text, skip_plies, scorer).map_err(|e| format!("{}: {e}", path.display()))?;
         log(&format!("{}: {games} games, {} positions", path.display(), s.len()));
         samples.extend(s);
     }
@@ -172,9 +192,9 @@ mod tests {
         let init = initial_weights();
         let o =
             train::TrainOptions { epochs: 20, batch: 16, holdout_every: 0, learning_rate: 2.0, ..Default::default() };
-        let report = train::train(&samples, &init, &o, |_, _, _| {});
-        let first = report.history.first().unwrap().1;
-        let last = report.history.last().unwrap().1;
+        let report = train::train(&samples, &init, &o, |_| {});
+        let first = report.history.first().unwrap().train;
+        let last = report.history.last().unwrap().train;
         assert!(last < first, "loss did not fall: {first} -> {last}");
         let (lambda, scale) = (o.lambda, report.scale);
         assert!(train::loss(&report.weights, &samples, lambda, scale) < train::loss(&init, &samples, lambda, scale));
@@ -186,7 +206,7 @@ mod tests {
         // (no result, skipped); a mate (the side to move at the end, White, is mated).
         let text = "V2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nPI\n+\n+2726FU\n%CHUDAN\n/\n\
                     P-51OU\nP+19OU53GI00KI\nP-00AL\n+\n+0052KI\n%TSUMI\n";
-        let (samples, games) = samples_from_csa(text, 0).unwrap();
+        let (samples, games) = samples_from_csa(text, 0, SCORER).unwrap();
         assert_eq!(games, 2);
         let groups: Vec<u64> = csa::parse_all(text).into_iter().map(|g| opening_group(&g.unwrap())).collect();
         assert_ne!(groups[0], groups[2]);
@@ -196,16 +216,35 @@ mod tests {
             samples.iter().map(|s| (s.group, s.stm_sign, s.result, s.score)).collect();
         assert_eq!(got, [(groups[0], 1, 0.0, None), (groups[0], -1, 1.0, None), (groups[2], 1, 1.0, None)]);
         // Skipping opening plies drops game 1's first position.
-        assert_eq!(samples_from_csa(text, 1).unwrap().0.len(), 1);
+        assert_eq!(samples_from_csa(text, 1, SCORER).unwrap().0.len(), 1);
         // A broken record is an error that names the game.
-        let err = samples_from_csa("PI\n+\n+7776FU\n/\nPI\n+\n+7775FU\n", 0).unwrap_err();
+        let err = samples_from_csa("PI\n+\n+7776FU\n/\nPI\n+\n+7775FU\n", 0, SCORER).unwrap_err();
         assert!(err.starts_with("game 2:"), "{err}");
         // Result-only samples pull the evaluation towards the result whatever lambda is.
         let init = initial_weights();
         let o =
             train::TrainOptions { epochs: 30, batch: 1, holdout_every: 0, scale: Some(400.0), ..Default::default() };
-        let report = train::train(&samples, &init, &o, |_, _, _| {});
-        assert!(report.history.last().unwrap().1 < report.history[0].1);
+        let report = train::train(&samples, &init, &o, |_| {});
+        assert!(report.history.last().unwrap().train < report.history[0].train);
+    }
+
+    #[test]
+    fn recorded_games_keep_the_named_players_scores() {
+        // match.py (cshogi) writes each engine's score, Black's view, before the move it played.
+        let text = "N+other\nN-hayate 0.1.0\nPI\n+\n'** 40 +7776FU\n+7776FU\nT1\n'** -120 -3334FU +2726FU\n\
+                    -3334FU\n'** 35\n+2726FU\n'** -100000 -8384FU\n-8384FU\n%TORYO\n";
+        let game = csa::parse(text).unwrap();
+        assert_eq!(game.scores, [Some(40), Some(-120), Some(35), Some(-100000)]);
+        // White (hayate) is to move at plies 1 and 3: its scores, in its own view; Black's are
+        // not used. Mate scores are clamped.
+        let (samples, _) = samples_from_csa(text, 0, SCORER).unwrap();
+        let scores: Vec<Option<f32>> = samples.iter().map(|s| s.score).collect();
+        let clamp = train::MAX_RECORDED_SCORE as f32;
+        assert_eq!(scores, [None, Some(120.0), None, Some(clamp)]);
+        let (samples, _) = samples_from_csa(text, 0, "other").unwrap();
+        let scores: Vec<Option<f32>> = samples.iter().map(|s| s.score).collect();
+        assert_eq!(scores, [Some(40.0), None, Some(35.0), None]);
+        assert!(samples_from_csa(text, 0, "").unwrap().0.iter().all(|s| s.score.is_none()));
     }
 
     #[test]

@@ -23,8 +23,8 @@ pub struct Sample {
     pub features: Vec<(u32, i8)>,
     /// +1 if Black is to move, -1 if White (the features are in Black's view).
     pub stm_sign: i8,
-    /// Search score (centipawns, side to move); None for positions of recorded games, whose
-    /// target is the game result alone.
+    /// Search score (centipawns, side to move); None where there is none (a recorded game's
+    /// position without a score of the chosen player), and the target is the result alone.
     pub score: Option<f32>,
     /// Game result for the side to move: 1, 0.5 or 0.
     pub result: f32,
@@ -113,23 +113,41 @@ pub fn is_quiet(pos: &Position) -> bool {
 
 /// Samples from a played game (a record of a match, say against a stronger engine): every
 /// quiet position (`is_quiet`) after the first `skip_plies`, with the game's result as the
-/// target (no search score). `winner` is None for a draw.
-pub fn game_samples(game: &Game, winner: Option<Color>, skip_plies: usize, group: u64) -> Vec<Sample> {
+/// target, and the recorded search score (`Game::scores`) where `scorer` is to move: match
+/// records keep each engine's score of the position it moved in. `winner` is None for a draw.
+pub fn game_samples(
+    game: &Game,
+    winner: Option<Color>,
+    skip_plies: usize,
+    group: u64,
+    scorer: Option<Color>,
+) -> Vec<Sample> {
     let mut pos = game.start.clone();
     let mut out = Vec::new();
     for (ply, &m) in game.moves.iter().enumerate() {
         if ply >= skip_plies && is_quiet(&pos) {
+            let stm = pos.side_to_move();
             let result = match winner {
                 None => 0.5,
-                Some(c) if c == pos.side_to_move() => 1.0,
+                Some(c) if c == stm => 1.0,
                 Some(_) => 0.0,
             };
-            out.push(sample(&pos, None, result, group));
+            let score = match game.scores.get(ply) {
+                Some(&Some(black_view)) if scorer == Some(stm) => {
+                    let clamped = black_view.clamp(-MAX_RECORDED_SCORE, MAX_RECORDED_SCORE);
+                    Some(if stm == Color::Black { clamped } else { -clamped } as f32)
+                }
+                _ => None,
+            };
+            out.push(sample(&pos, score, result, group));
         }
         pos.do_move(m);
     }
     out
 }
+
+/// Recorded scores are clamped to this (mate scores are written as +-100000 or so).
+pub const MAX_RECORDED_SCORE: i32 = 10_000;
 
 /// Evaluation of a sample from the side to move's view.
 fn eval_stm(w: &[f64], s: &Sample) -> f64 {
@@ -193,11 +211,23 @@ fn is_material(i: usize) -> bool {
     i < features::KP_OWN_BASE
 }
 
+#[derive(Clone, Copy, Debug)]
+pub struct EpochLoss {
+    pub epoch: usize,
+    /// Against the training targets (search score and result blended by lambda).
+    pub train: f64,
+    /// Against the held-out samples' blended targets.
+    pub valid: f64,
+    /// Against the held-out samples' game results alone: what the weights are chosen by (the
+    /// evaluation is to predict who wins; the scores only help it learn).
+    pub valid_result: f64,
+}
+
 pub struct TrainReport {
     pub weights: Vec<f64>,
     pub scale: f64,
-    /// (epoch, training loss, validation loss) per epoch; epoch 0 is the start.
-    pub history: Vec<(usize, f64, f64)>,
+    /// Losses per epoch; epoch 0 is the start.
+    pub history: Vec<EpochLoss>,
     pub best_epoch: usize,
 }
 
@@ -207,7 +237,7 @@ pub fn train(
     samples: &[Sample],
     init: &[f64],
     opts: &TrainOptions,
-    mut progress: impl FnMut(usize, f64, f64),
+    mut progress: impl FnMut(&EpochLoss),
 ) -> TrainReport {
     assert_eq!(init.len(), NUM_FEATURES);
     let (valid, train): (Vec<&Sample>, Vec<&Sample>) =
@@ -228,10 +258,16 @@ pub fn train(
     let mut step = 0i32;
     let mut grad = vec![0.0; NUM_FEATURES];
     let mut touched: Vec<usize> = Vec::new();
-    let start_valid = loss(&w, &valid_or_train, lambda, scale);
-    let mut history = vec![(0, loss(&w, &train_owned, lambda, scale), start_valid)];
-    progress(0, history[0].1, history[0].2);
-    let mut best = (start_valid, w.clone(), 0);
+    let losses = |epoch: usize, w: &[f64]| EpochLoss {
+        epoch,
+        train: loss(w, &train_owned, lambda, scale),
+        valid: loss(w, &valid_or_train, lambda, scale),
+        valid_result: loss(w, &valid_or_train, 0.0, scale),
+    };
+    let start = losses(0, &w);
+    progress(&start);
+    let mut history = vec![start];
+    let mut best = (start.valid_result, w.clone(), 0);
     // A fixed shuffle order (deterministic: a stride coprime to the sample count).
     let n = train_owned.len();
     let mut stride = (n as u64 * 7 / 13).max(1);
@@ -273,12 +309,11 @@ pub fn train(
             }
             k = end;
         }
-        let tl = loss(&w, &train_owned, lambda, scale);
-        let vl = loss(&w, &valid_or_train, lambda, scale);
-        history.push((epoch, tl, vl));
-        progress(epoch, tl, vl);
-        if vl < best.0 {
-            best = (vl, w.clone(), epoch);
+        let l = losses(epoch, &w);
+        progress(&l);
+        history.push(l);
+        if l.valid_result < best.0 {
+            best = (l.valid_result, w.clone(), epoch);
         }
     }
     TrainReport { weights: best.1, scale, history, best_epoch: best.2 }

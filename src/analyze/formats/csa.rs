@@ -129,6 +129,8 @@ struct Parser {
     black: Option<String>,
     white: Option<String>,
     ended: bool,
+    /// The score of the last `'**` comment, for the next move.
+    pending_score: Option<i32>,
 }
 
 impl Parser {
@@ -303,6 +305,7 @@ impl Parser {
         }
         pos.do_move(mv);
         game.moves.push(mv);
+        game.scores.push(self.pending_score.take());
         Ok(())
     }
 }
@@ -358,12 +361,17 @@ fn parse_at(lines: &[&str], from: usize) -> Result<(Option<Game>, usize), CsaErr
         black: None,
         white: None,
         ended: false,
+        pending_score: None,
     };
     let mut i = from;
     'lines: while i < lines.len() {
         let line = i + 1;
         i += 1;
         let t = lines[line - 1].trim_end_matches(['\r', '\n']);
+        if let Some(comment) = t.strip_prefix("'**") {
+            p.pending_score = comment.split_whitespace().next().and_then(|w| w.parse().ok());
+            continue;
+        }
         if t.trim().is_empty() || t.starts_with('\'') {
             continue;
         }

@@ -43,6 +43,10 @@ pub struct Game {
     pub white: Option<String>,
     /// How the record says the game ended (`投了`, `%TORYO`, ...), if it says.
     pub result: Option<String>,
+    /// Evaluation comments (CSA `'** <score> <pv>`, the floodgate form, Black's view):
+    /// `scores[i]` is the score written just before move `i`, i.e. for the position after `i`
+    /// moves. Empty where the format keeps none; None where a move has none.
+    pub scores: Vec<Option<i32>>,
 }
 
 impl fmt::Debug for Game {
@@ -59,7 +63,7 @@ impl fmt::Debug for Game {
 
 impl Game {
     pub fn new(start: Position) -> Game {
-        Game { start, moves: Vec::new(), black: None, white: None, result: None }
+        Game { start, moves: Vec::new(), black: None, white: None, result: None, scores: Vec::new() }
     }
 }
 
