@@ -229,7 +229,10 @@ fn run_tune(
                 l.epoch, l.train, l.valid, l.valid_result
             );
         });
-        eprintln!("scale {:.0} cp; best validation loss at epoch {}", report.scale, report.best_epoch);
+        eprintln!(
+            "scale {:.0} cp; best validation loss against the results at epoch {}",
+            report.scale, report.best_epoch
+        );
         report.weights
     };
     let src = train::weights_source(&train::quantise(&weights));

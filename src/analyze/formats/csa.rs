@@ -4,7 +4,8 @@
 //! players (`N+`, `N-`), attributes (`$EVENT:`), the start position (`PI` with optional
 //! removed pieces, or rows `P1`..`P9`, plus `P+`/`P-` additions), the side to move (`+`/`-`),
 //! then moves (`+7776FU`, piece after the move), times (`T12`) and an ending (`%TORYO`).
-//! Lines starting with `'` are comments (floodgate puts its evaluation lines there). Only the
+//! Lines starting with `'` are comments; the score of an evaluation comment (`'** <score> <pv>`,
+//! as floodgate and cshogi write them) is kept for the next move (`Game::scores`). Only the
 //! first game of a file is read (games are separated by `/`).
 
 use super::{Game, Setup};
