@@ -261,6 +261,24 @@ impl TranspositionTable {
         &self.buckets[idx]
     }
 
+    /// Asks the CPU to fetch the bucket of `key` into the cache, so that a probe shortly after
+    /// (the search prefetches before it plays a move) does not wait for main memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let ptr = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot
+            // fault, and SSE, which it needs, is part of every x86_64 target. Measured: bench
+            // 5% more nodes/s (three alternating runs, 750-826k without, 788-873k with; the
+            // probes fell from 13% to 5% of the profile), more with the bigger tables of games.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     pub fn probe(&self, key: u64) -> Option<TtHit> {
         for e in &self.bucket(key).entries {
             let data = e.data.load(Ordering::Relaxed);

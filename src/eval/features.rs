@@ -58,10 +58,20 @@ const CONTROL_SIZE: usize = 25 * 3 * 3 * 3 * CONTROL_HAND;
 pub const TEMPO_INDEX: usize = CONTROL_BASE + CONTROL_SIZE;
 /// Number of weights.
 pub const NUM_FEATURES: usize = TEMPO_INDEX + 1;
+// Feature indices travel as u16 (`FeatureSink::add_all`).
+const _: () = assert!(NUM_FEATURES <= u16::MAX as usize);
 
 /// Receives features: `index` into the weight table, `coef` its multiplicity with sign.
 pub trait FeatureSink {
     fn add(&mut self, index: usize, coef: i32);
+
+    /// `add(i, coef)` for every `i` of `indices`.
+    #[inline]
+    fn add_all(&mut self, indices: &[u16], coef: i32) {
+        for &i in indices {
+            self.add(i as usize, coef);
+        }
+    }
 }
 
 /// `sq` as seen by `c` (White looks at the rotated board).
@@ -114,11 +124,13 @@ const fn squares_near(radius: i32, include_self: bool) -> [Bitboard; 81] {
 
 /// The area around a king whose control the evaluation looks at (5x5, the king's square
 /// excluded).
+#[cfg(test)]
 static NEAR2: [Bitboard; 81] = squares_near(2, false);
 
 /// Offset index `(file offset + 2) * 5 + (rank offset + 2)` of a square of a king's 5x5 area,
 /// by the difference of the square indices plus 20 (`index = file * 9 + rank`; with rank
 /// offsets of at most 2 the difference determines both offsets).
+#[cfg(test)]
 static ZONE_OFFSET: [u8; 41] = {
     let mut t = [0u8; 41];
     let mut df: i32 = -2;
@@ -142,14 +154,14 @@ static NEAR4: [Bitboard; 81] = squares_near(4, true);
 /// can reach them are looked at: step pieces nearby and sliders anywhere), and the attack units
 /// of the enemy on each king's 3x3 area (each attacked square of it counts once per attacking
 /// piece, the king's own attacks excluded).
-struct Control {
+pub struct Control {
     once: [Bitboard; 2],
     twice: [Bitboard; 2],
     units: [u32; 2],
 }
 
 impl Control {
-    fn of(pos: &Position) -> Control {
+    pub fn of(pos: &Position) -> Control {
         let occ = pos.occupied();
         let kings = Color::ALL.map(|c| pos.king_square(c));
         let zones = kings.map(|k| king_attacks(k) | Bitboard::from_square(k));
@@ -177,6 +189,45 @@ impl Control {
     }
 }
 
+/// The 5 x 5 window of `b` around the square at `file`, `rank`: bit `(df + 2) * 5 + (dr + 2)`
+/// is the square at file offset `df` and rank offset `dr` (Black's view); squares off the
+/// board read as empty.
+#[inline(always)]
+fn window(b: u128, file: i32, rank: u32) -> u32 {
+    let mut w = 0u32;
+    for df in -2..=2i32 {
+        let f = file + df;
+        if (0..9).contains(&f) {
+            let column = (b >> (f * 9)) as u32 & 0x1ff;
+            w |= (((column << 2) >> rank) & 0x1f) << ((df + 2) * 5);
+        }
+    }
+    w
+}
+
+/// Per king square, the window bits (`window`) of the squares of its 5x5 area on the board.
+static ZONE_WINDOW: [u32; 81] = {
+    let mut t = [0u32; 81];
+    let mut k = 0;
+    while k < 81 {
+        let (kf, kr) = ((k / 9) as i32, (k % 9) as i32);
+        let mut df: i32 = -2;
+        while df <= 2 {
+            let mut dr: i32 = -2;
+            while dr <= 2 {
+                let (f, r) = (kf + df, kr + dr);
+                if f >= 0 && f < 9 && r >= 0 && r < 9 && (df != 0 || dr != 0) {
+                    t[k] |= 1 << ((df + 2) * 5 + dr + 2);
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// Control features of `c`'s king: for every square of its 5x5 area, the square's offset
 /// (owner's view), the attackers of both sides on it (0, 1, 2 or more), its occupant, and the
 /// enemy's non-pawn hand.
@@ -184,34 +235,33 @@ impl Control {
 fn visit_control<S: FeatureSink>(pos: &Position, ctl: &Control, c: Color, enemy_hand: usize, sign: i32, sink: &mut S) {
     let ksq = pos.king_square(c);
     let (me, them) = (c.index(), (!c).index());
-    let own_once = ctl.once[me].to_u128();
-    let own_twice = ctl.twice[me].to_u128();
-    let enemy_once = ctl.once[them].to_u128();
-    let enemy_twice = ctl.twice[them].to_u128();
-    let own = pos.pieces_of(c).to_u128();
-    let enemy = pos.pieces_of(!c).to_u128();
+    let (f, r) = (ksq.file() as i32, ksq.rank() as u32);
+    let w = |b: Bitboard| window(b.to_u128(), f, r);
+    let own_once = w(ctl.once[me]);
+    let own_twice = w(ctl.twice[me]);
+    let enemy_once = w(ctl.once[them]);
+    let enemy_twice = w(ctl.twice[them]);
+    let own = w(pos.pieces_of(c));
+    let enemy = w(pos.pieces_of(!c));
     let hand = enemy_hand.min(CONTROL_HAND - 1);
-    let k = ksq.index();
-    for sq in NEAR2[k] {
-        let i = sq.index();
-        let bit = |b: u128| (b >> i) as usize & 1;
+    let mut squares = ZONE_WINDOW[ksq.index()];
+    let mut cells = [0u16; 24];
+    let mut n = 0;
+    while squares != 0 {
+        let j = squares.trailing_zeros();
+        squares &= squares - 1;
+        let bit = |b: u32| (b >> j) as usize & 1;
         // Offset in Black's view; White's view is the board turned round.
-        let rel = ZONE_OFFSET[i + 20 - k] as usize;
-        let rel = if c == Color::Black { rel } else { 24 - rel };
+        let rel = if c == Color::Black { j as usize } else { 24 - j as usize };
         let cell = rel * 27
             + (bit(own) + 2 * bit(enemy)) * 9
             + (bit(enemy_once) + bit(enemy_twice)) * 3
             + bit(own_once)
             + bit(own_twice);
-        sink.add(CONTROL_BASE + cell * CONTROL_HAND + hand, sign);
+        cells[n] = (CONTROL_BASE + cell * CONTROL_HAND + hand) as u16;
+        n += 1;
     }
-}
-
-#[inline]
-fn chebyshev(a: Square, b: Square) -> u32 {
-    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
-    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
-    df.max(dr)
+    sink.add_all(&cells[..n], sign);
 }
 
 /// Non-pawn pieces in hand, bucketed 0..=3.
@@ -230,55 +280,79 @@ fn hand_bucket(pos: &Position, c: Color) -> usize {
 pub fn visit<S: FeatureSink>(pos: &Position, sink: &mut S) {
     let ctl = Control::of(pos);
     for c in Color::ALL {
-        let sign = if c == Color::Black { 1 } else { -1 };
-        let own_king = view(c, pos.king_square(c));
-        let enemy_king = view(c, pos.king_square(!c));
-        let mut defenders = 0usize;
-        for sq in pos.pieces_of(c) {
-            let pt = pos.piece_on(sq).kind();
-            if pt == PieceType::King {
-                continue;
-            }
-            let v = view(c, sq);
-            let k = pt.index();
-            sink.add(MATERIAL_BASE + k, sign);
-            sink.add(KP_OWN_BASE + k * REL + relative(v, own_king), sign);
-            sink.add(KP_ENEMY_BASE + k * REL + relative(v, enemy_king), sign);
-            sink.add(PSQ_BASE + k * 81 + v.index(), sign);
-            if is_defender(pt) && chebyshev(v, own_king) == 1 {
-                defenders += 1;
-            }
-        }
-        let hand = pos.hand(c);
-        for pt in PieceType::HAND {
-            let n = hand.count(pt) as usize;
-            if n > 0 {
-                sink.add(HAND_BASE + pt.index() * HAND_COUNTS + n.min(HAND_COUNTS - 1), sign);
-            }
-        }
-        sink.add(KING_SQ_BASE + own_king.index(), sign);
-        let attacked = ctl.once[(!c).index()];
-        let units = (ctl.units[c.index()] as usize).min(ATTACK_UNITS - 1);
-        let enemy_hand = hand_bucket(pos, !c);
-        // Attacks on c's king count against c.
-        sink.add(KING_ATTACK_BASE + units * ATTACK_HAND + enemy_hand, sign);
-        sink.add(DEFENDER_BASE + defenders.min(DEFENDERS - 1), sign);
-        let ksq = pos.king_square(c);
-        let neighbours = king_attacks(ksq);
-        let escapes = neighbours.and_not(pos.pieces_of(c) | attacked).count() as usize;
-        sink.add(ESCAPE_BASE + escapes, sign);
-        sink.add(ATTACKED_BASE + (neighbours & attacked).count() as usize * ATTACK_HAND + enemy_hand, sign);
-        let own_pawn_on_file = (pos.pieces(c, PieceType::Pawn) & FILES[ksq.file() as usize]).is_nonempty();
-        if !own_pawn_on_file {
-            let e = !c;
-            let enemy_line = pos.hand(e).has(PieceType::Rook)
-                || pos.hand(e).has(PieceType::Lance)
-                || (pos.rooks_dragons() & pos.pieces_of(e)).is_nonempty()
-                || pos.pieces(e, PieceType::Lance).is_nonempty();
-            sink.add(OPEN_FILE_BASE + enemy_line as usize, sign);
-        }
-        visit_control(pos, &ctl, c, enemy_hand, sign, sink);
+        visit_pieces(pos, c, sink);
+        visit_king(pos, &ctl, c, sink);
     }
+    visit_tempo(pos, sink);
+}
+
+/// The features that are a sum over the board's pieces and do not look at the rest of the
+/// board: every feature that `PieceTerms` sums.
+#[inline]
+pub fn visit_pieces<S: FeatureSink>(pos: &Position, c: Color, sink: &mut S) {
+    let sign = if c == Color::Black { 1 } else { -1 };
+    let kings = [pos.king_square(c), pos.king_square(!c)];
+    for sq in pos.pieces_of(c) {
+        let pt = pos.piece_on(sq).kind();
+        if pt != PieceType::King {
+            visit_piece(c, pt, sq, kings, sign, sink);
+        }
+    }
+}
+
+/// One piece's features: material, its offsets from both kings, its square. `kings`: the
+/// owner's king, then the enemy's.
+#[inline(always)]
+pub fn visit_piece<S: FeatureSink>(c: Color, pt: PieceType, sq: Square, kings: [Square; 2], sign: i32, sink: &mut S) {
+    let v = view(c, sq);
+    let k = pt.index();
+    sink.add(MATERIAL_BASE + k, sign);
+    sink.add(KP_OWN_BASE + k * REL + relative(v, view(c, kings[0])), sign);
+    sink.add(KP_ENEMY_BASE + k * REL + relative(v, view(c, kings[1])), sign);
+    sink.add(PSQ_BASE + k * 81 + v.index(), sign);
+}
+
+/// The hand and king features of `c`: hand counts, the king's square, king safety and the
+/// control of its surroundings.
+#[inline]
+pub fn visit_king<S: FeatureSink>(pos: &Position, ctl: &Control, c: Color, sink: &mut S) {
+    let sign = if c == Color::Black { 1 } else { -1 };
+    let own_king = view(c, pos.king_square(c));
+    let hand = pos.hand(c);
+    for pt in PieceType::HAND {
+        let n = hand.count(pt) as usize;
+        if n > 0 {
+            sink.add(HAND_BASE + pt.index() * HAND_COUNTS + n.min(HAND_COUNTS - 1), sign);
+        }
+    }
+    sink.add(KING_SQ_BASE + own_king.index(), sign);
+    let attacked = ctl.once[(!c).index()];
+    let units = (ctl.units[c.index()] as usize).min(ATTACK_UNITS - 1);
+    let enemy_hand = hand_bucket(pos, !c);
+    // Attacks on c's king count against c.
+    sink.add(KING_ATTACK_BASE + units * ATTACK_HAND + enemy_hand, sign);
+    let ksq = pos.king_square(c);
+    let neighbours = king_attacks(ksq);
+    let guards = (pos.golds() | pos.pieces_kind(PieceType::Silver)) & pos.pieces_of(c);
+    let defenders = (guards & neighbours).count() as usize;
+    sink.add(DEFENDER_BASE + defenders.min(DEFENDERS - 1), sign);
+    let escapes = neighbours.and_not(pos.pieces_of(c) | attacked).count() as usize;
+    sink.add(ESCAPE_BASE + escapes, sign);
+    sink.add(ATTACKED_BASE + (neighbours & attacked).count() as usize * ATTACK_HAND + enemy_hand, sign);
+    let own_pawn_on_file = (pos.pieces(c, PieceType::Pawn) & FILES[ksq.file() as usize]).is_nonempty();
+    if !own_pawn_on_file {
+        let e = !c;
+        let enemy_line = pos.hand(e).has(PieceType::Rook)
+            || pos.hand(e).has(PieceType::Lance)
+            || (pos.rooks_dragons() & pos.pieces_of(e)).is_nonempty()
+            || pos.pieces(e, PieceType::Lance).is_nonempty();
+        sink.add(OPEN_FILE_BASE + enemy_line as usize, sign);
+    }
+    visit_control(pos, ctl, c, enemy_hand, sign, sink);
+}
+
+#[inline]
+pub fn visit_tempo<S: FeatureSink>(pos: &Position, sink: &mut S) {
     sink.add(TEMPO_INDEX, if pos.side_to_move() == Color::Black { 1 } else { -1 });
 }
 
@@ -296,6 +370,24 @@ impl FeatureSink for FeatureList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn windows_read_the_squares_around_each_king() {
+        let pos = Position::from_sfen("8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124")
+            .unwrap();
+        let occ = pos.occupied();
+        for k in 0..81u8 {
+            let ksq = Square::new(k);
+            let w = window(occ.to_u128(), ksq.file() as i32, ksq.rank() as u32);
+            let zone = ZONE_WINDOW[k as usize];
+            assert_eq!(zone.count_ones(), NEAR2[k as usize].count());
+            for sq in NEAR2[k as usize] {
+                let j = ZONE_OFFSET[sq.index() + 20 - ksq.index()];
+                assert!(zone >> j & 1 == 1);
+                assert_eq!(w >> j & 1 == 1, occ.contains(sq), "{sq:?} around {ksq:?}");
+            }
+        }
+    }
 
     #[test]
     fn zone_offsets_follow_files_and_ranks() {

@@ -12,7 +12,7 @@
 pub mod features;
 
 use crate::shogi::{Color, PieceType, Position};
-use features::{FeatureSink, NUM_FEATURES};
+use features::{Control, FeatureSink, NUM_FEATURES};
 
 pub type Value = i32;
 
@@ -43,6 +43,12 @@ impl FeatureSink for WeightedSum<'_> {
     fn add(&mut self, index: usize, coef: i32) {
         self.total += self.weights[index] as i32 * coef;
     }
+
+    #[inline(always)]
+    fn add_all(&mut self, indices: &[u16], coef: i32) {
+        let sum: i32 = indices.iter().map(|&i| self.weights[i as usize] as i32).sum();
+        self.total += sum * coef;
+    }
 }
 
 /// Evaluation from Black's point of view with the given weights.
@@ -60,9 +66,58 @@ pub fn evaluate_black(pos: &Position) -> Value {
 /// Evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> Value {
-    let v = evaluate_black(pos);
+    evaluate_with(pos, piece_sum(pos))
+}
+
+/// The sum of the per-piece terms (`features::visit_pieces`, Black's view): the part of the
+/// evaluation that a move changes only where pieces come and go, unless a king moves. The
+/// search carries it from a node to its children (`piece_sum_after`).
+pub fn piece_sum(pos: &Position) -> Value {
+    let mut sum = WeightedSum { weights: &WEIGHTS, total: 0 };
+    for c in Color::ALL {
+        features::visit_pieces(pos, c, &mut sum);
+    }
+    sum.total
+}
+
+/// `piece_sum` of `pos` from that of the position before its last move (or before a null
+/// move); None when the last move was a king's, which changes every piece's terms.
+#[inline]
+pub fn piece_sum_after(pos: &Position, before: Value) -> Option<Value> {
+    let Some(m) = pos.last_move() else { return Some(before) };
+    let to = m.to();
+    let moved = pos.piece_on(to);
+    let (us, pt) = (moved.color(), moved.kind());
+    if pt == PieceType::King {
+        return None;
+    }
+    let kings = |c: Color| [pos.king_square(c), pos.king_square(!c)];
+    let sign = |c: Color| if c == Color::Black { 1 } else { -1 };
+    let mut sum = WeightedSum { weights: &WEIGHTS, total: before };
+    features::visit_piece(us, pt, to, kings(us), sign(us), &mut sum);
+    if !m.is_drop() {
+        let old = if m.is_promotion() { pt.unpromote() } else { pt };
+        features::visit_piece(us, old, m.from(), kings(us), -sign(us), &mut sum);
+        let captured = pos.captured_piece();
+        if !captured.is_empty() {
+            let them = captured.color();
+            features::visit_piece(them, captured.kind(), to, kings(them), -sign(them), &mut sum);
+        }
+    }
+    Some(sum.total)
+}
+
+/// Evaluation from the side to move's point of view, given `piece_sum(pos)`.
+#[inline]
+pub fn evaluate_with(pos: &Position, piece_sum: Value) -> Value {
+    let mut sum = WeightedSum { weights: &WEIGHTS, total: piece_sum };
+    let ctl = Control::of(pos);
+    for c in Color::ALL {
+        features::visit_king(pos, &ctl, c, &mut sum);
+    }
+    features::visit_tempo(pos, &mut sum);
     // Keep static values clear of the mate range.
-    let v = v.clamp(-20_000, 20_000);
+    let v = sum.total.clamp(-20_000, 20_000);
     if pos.side_to_move() == Color::Black { v } else { -v }
 }
 
@@ -79,7 +134,57 @@ mod tests {
         ] {
             let p = Position::from_sfen(sfen).unwrap();
             assert_eq!(evaluate(&p), evaluate(&p.flipped()), "{sfen}");
+            let full = evaluate_black(&p).clamp(-20_000, 20_000);
+            assert_eq!(evaluate(&p), if p.side_to_move() == Color::Black { full } else { -full }, "{sfen}");
         }
+    }
+
+    /// The piece sum carried through moves (captures, promotions, drops, king moves, null
+    /// moves) equals the sum computed afresh.
+    #[test]
+    fn incremental_piece_sum_matches_a_recompute() {
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let (mut kings, mut captures, mut drops) = (0, 0, 0);
+        for game in 0..40 {
+            let mut pos = Position::startpos();
+            let mut sum = piece_sum(&pos);
+            for _ in 0..160 {
+                let mut moves = crate::shogi::movegen::MoveList::new();
+                crate::shogi::movegen::generate_legal(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                if game % 4 == 0 && !pos.in_check() && next() % 8 == 0 {
+                    pos.do_null_move();
+                    sum = piece_sum_after(&pos, sum).expect("null move");
+                    pos.undo_null_move();
+                }
+                let m = moves[(next() % moves.len() as u64) as usize];
+                let king = !m.is_drop() && pos.piece_on(m.from()).kind() == PieceType::King;
+                captures += (!m.is_drop() && !pos.piece_on(m.to()).is_empty()) as u32;
+                drops += m.is_drop() as u32;
+                pos.do_move(m);
+                sum = match piece_sum_after(&pos, sum) {
+                    Some(s) => s,
+                    None => {
+                        assert!(king, "only king moves need a recompute");
+                        kings += 1;
+                        piece_sum(&pos)
+                    }
+                };
+                assert_eq!(sum, piece_sum(&pos));
+                let full = evaluate_black(&pos).clamp(-20_000, 20_000);
+                let stm = if pos.side_to_move() == Color::Black { full } else { -full };
+                assert_eq!(evaluate_with(&pos, sum), stm);
+            }
+        }
+        assert!(kings > 50 && captures > 200 && drops > 200, "{kings} {captures} {drops}");
     }
 
     #[test]

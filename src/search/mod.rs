@@ -296,6 +296,9 @@ struct Frame {
     current_kind_to: Option<usize>,
     excluded: Option<Move>,
     null_moved: bool,
+    /// `eval::piece_sum` of this node's position, VALUE_NONE until known: carried from the
+    /// parent's when only a non-king piece moved, so children evaluate incrementally.
+    piece_sum: Value,
 }
 
 /// What every thread of one search shares.
@@ -613,7 +616,7 @@ impl<'a> Worker<'a> {
             shared,
             pos,
             data,
-            stack: vec![Frame::default(); MAX_PLY + 8],
+            stack: vec![Frame { piece_sum: VALUE_NONE, ..Frame::default() }; MAX_PLY + 8],
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
             root_moves,
@@ -946,6 +949,29 @@ impl<'a> Worker<'a> {
         if ply.is_multiple_of(2) { v } else { -v }
     }
 
+    /// Sets this node's piece sum from its parent's where a move of a non-king piece (or a
+    /// null move) leads here; unknown otherwise (`static_eval` computes it when needed).
+    #[inline]
+    fn carry_piece_sum(&mut self, ply: usize) {
+        let parent = if ply > 0 { self.stack[ply - 1].piece_sum } else { VALUE_NONE };
+        self.stack[ply].piece_sum = if parent == VALUE_NONE {
+            VALUE_NONE
+        } else {
+            eval::piece_sum_after(&self.pos, parent).unwrap_or(VALUE_NONE)
+        };
+    }
+
+    /// The static evaluation of the node at `ply` (side to move's view), from its piece sum.
+    #[inline]
+    fn static_eval(&mut self, ply: usize) -> Value {
+        let mut sum = self.stack[ply].piece_sum;
+        if sum == VALUE_NONE {
+            sum = eval::piece_sum(&self.pos);
+            self.stack[ply].piece_sum = sum;
+        }
+        eval::evaluate_with(&self.pos, sum)
+    }
+
     fn search<const PV: bool>(
         &mut self,
         mut alpha: Value,
@@ -984,6 +1010,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        self.carry_piece_sum(ply);
         let excluded = self.stack[ply].excluded;
         let key = self.pos.key() ^ excluded.map_or(0, |m| (m.raw() as u64) << 16);
         let tt_hit = self.shared.tt.probe(key);
@@ -1016,7 +1043,7 @@ impl<'a> Worker<'a> {
         {
             h.eval
         } else {
-            eval::evaluate(&self.pos)
+            self.static_eval(ply)
         };
         // A TT bound can sharpen the static estimate.
         let eval_est = if !in_check
@@ -1116,7 +1143,13 @@ impl<'a> Worker<'a> {
             let capture = is_capture(&self.pos, m);
             let tactical = is_tactical(&self.pos, m);
             let gives_check = self.pos.gives_check_with(&check_info, m);
-            let hist_score = if tactical { 0 } else { self.data.history.quiet_score(&self.pos, m, &conts) };
+            let hist_score = if tactical {
+                0
+            } else if let Some(s) = picker.last_quiet_score().filter(|_| !root) {
+                s
+            } else {
+                self.data.history.quiet_score(&self.pos, m, &conts)
+            };
 
             // ----- shallow pruning -----
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY {
@@ -1168,6 +1201,7 @@ impl<'a> Worker<'a> {
             self.stack[ply].current = Some(m);
             self.stack[ply].current_piece_to = Some(piece_to_index(&self.pos, m));
             self.stack[ply].current_kind_to = Some(kind_to_index(&self.pos, m));
+            self.shared.tt.prefetch(self.pos.key_after(m));
             self.pos.do_move(m);
             let new_depth = depth - 1 + extension;
             let mut value;
@@ -1340,6 +1374,7 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 4 {
             return if in_check { 0 } else { eval::evaluate(&self.pos) };
         }
+        self.carry_piece_sum(ply);
         let key = self.pos.key();
         let tt_hit = self.shared.tt.probe(key);
         let tt_value = tt_hit.map_or(VALUE_NONE, |h| value_from_tt(h.value, ply));
@@ -1362,7 +1397,7 @@ impl<'a> Worker<'a> {
         } else {
             static_eval = match tt_hit {
                 Some(h) if h.eval.abs() < VALUE_MATE_IN_MAX_PLY => h.eval,
-                _ => eval::evaluate(&self.pos),
+                _ => self.static_eval(ply),
             };
             best_value = static_eval;
             if best_value >= beta {
@@ -1395,6 +1430,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            self.shared.tt.prefetch(self.pos.key_after(m));
             self.pos.do_move(m);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth - 1);
             self.pos.undo_move(m);

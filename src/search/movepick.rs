@@ -180,6 +180,8 @@ pub struct MovePicker {
     captures_only: bool,
     /// Kind-to indices of the moves one and two plies back (continuation history).
     conts: [Option<usize>; 2],
+    /// History score of the last move returned, when it came from the quiet list.
+    last_quiet_score: Option<i32>,
 }
 
 impl MovePicker {
@@ -203,6 +205,7 @@ impl MovePicker {
             bad_cur: 0,
             captures_only: false,
             conts,
+            last_quiet_score: None,
         }
     }
 
@@ -294,8 +297,15 @@ impl MovePicker {
         Some(m)
     }
 
+    /// The history score (`History::quiet_score`) of the move `next` returned last, when it
+    /// scored it (a quiet move from the quiet list).
+    pub fn last_quiet_score(&self) -> Option<i32> {
+        self.last_quiet_score
+    }
+
     /// The next move to try, or None when all are done.
     pub fn next(&mut self, pos: &Position, hist: &History) -> Option<Move> {
+        self.last_quiet_score = None;
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -357,6 +367,7 @@ impl MovePicker {
                         if Some(m) == self.tt_move || self.killers.contains(&Some(m)) {
                             continue;
                         }
+                        self.last_quiet_score = Some(self.scores[self.cur - 1]);
                         return Some(m);
                     }
                     self.stage = Stage::BadCaptures;
