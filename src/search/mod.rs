@@ -2,6 +2,7 @@
 //! one or more threads (Lazy SMP). Search never reads or writes text: it reports through the
 //! `Reporter` callbacks, and the protocol layer formats them.
 
+pub mod correction;
 pub mod movepick;
 pub mod params;
 pub mod see;
@@ -273,6 +274,7 @@ impl StopSignal {
 #[derive(Default)]
 pub struct ThreadData {
     pub history: Box<History>,
+    pub correction: Box<correction::Correction>,
 }
 
 #[derive(Clone, Debug)]
@@ -1035,8 +1037,9 @@ impl<'a> Worker<'a> {
             return tt_value;
         }
 
-        // Static evaluation.
-        let static_eval = if in_check {
+        // Static evaluation (the table keeps it uncorrected), then shifted by the correction
+        // history.
+        let raw_eval = if in_check {
             VALUE_NONE
         } else if let Some(h) = tt_hit
             && h.eval.abs() < VALUE_MATE_IN_MAX_PLY
@@ -1045,6 +1048,8 @@ impl<'a> Worker<'a> {
         } else {
             self.static_eval(ply)
         };
+        let static_eval =
+            if raw_eval == VALUE_NONE { VALUE_NONE } else { self.data.correction.corrected(&self.pos, raw_eval) };
         // A TT bound can sharpen the static estimate.
         let eval_est = if !in_check
             && tt_value != VALUE_NONE
@@ -1335,6 +1340,17 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // What the search found against the static evaluation, where the bound says which way
+        // it errs and no capture or promotion explains the difference.
+        if !in_check
+            && excluded.is_none()
+            && best_value.abs() < VALUE_MATE_IN_MAX_PLY
+            && best_move.is_none_or(|m| !is_tactical(&self.pos, m))
+            && ((best_value < static_eval && best_value < beta) || (best_value > static_eval && best_move.is_some()))
+        {
+            self.data.correction.update(&self.pos, static_eval, best_value, depth);
+        }
+
         if excluded.is_none() && !(root && self.pv_idx > 0) {
             let bound = if best_value >= beta {
                 Bound::Lower
@@ -1347,7 +1363,7 @@ impl<'a> Worker<'a> {
                 key,
                 best_move,
                 value_to_tt(best_value, ply),
-                if static_eval == VALUE_NONE { 0 } else { static_eval },
+                if raw_eval == VALUE_NONE { 0 } else { raw_eval },
                 depth,
                 bound,
                 tt_pv,
@@ -1390,15 +1406,16 @@ impl<'a> Worker<'a> {
             return tt_value;
         }
         let mut best_value;
-        let static_eval;
+        let (raw_eval, static_eval);
         if in_check {
             best_value = -VALUE_INF;
-            static_eval = VALUE_NONE;
+            (raw_eval, static_eval) = (VALUE_NONE, VALUE_NONE);
         } else {
-            static_eval = match tt_hit {
+            raw_eval = match tt_hit {
                 Some(h) if h.eval.abs() < VALUE_MATE_IN_MAX_PLY => h.eval,
                 _ => self.static_eval(ply),
             };
+            static_eval = self.data.correction.corrected(&self.pos, raw_eval);
             best_value = static_eval;
             if best_value >= beta {
                 return best_value;
@@ -1465,7 +1482,7 @@ impl<'a> Worker<'a> {
             key,
             best_move,
             value_to_tt(best_value, ply),
-            if static_eval == VALUE_NONE { 0 } else { static_eval },
+            if raw_eval == VALUE_NONE { 0 } else { raw_eval },
             0,
             bound,
             PV,

@@ -66,3 +66,10 @@ pub const REFUTE_MATE_NODES: u64 = 3000;
 pub const REFUTE_MIN_DEPTH: i32 = 3;
 /// The probes' table (MiB).
 pub const MATE_PROBE_MIB: usize = 1;
+
+/// Correction history (`correction.rs`): entries are bounded by +-CORRECTION_LIMIT (gravity),
+/// one update moves an entry by at most CORRECTION_MAX_BONUS, and the sum of a position's
+/// entries divided by CORRECTION_GRAIN is added to its static evaluation (centipawns).
+pub const CORRECTION_LIMIT: i32 = 1024;
+pub const CORRECTION_MAX_BONUS: i32 = 256;
+pub const CORRECTION_GRAIN: i32 = 8;
