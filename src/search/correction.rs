@@ -1,10 +1,10 @@
 //! Correction history: what the search learned about the static evaluation's errors in
 //! positions that share a structure. After a node's search, the difference between its result
-//! and its static evaluation is filed under the node's pawn structure and under each side's
-//! king and guards (king, golds and silvers: the castle); later static evaluations of positions
-//! with the same structures are shifted by what was filed. A linear evaluation misjudges whole
-//! families of positions (a castle shape, a pawn structure) the same way; the search corrects
-//! it within the game.
+//! and its static evaluation is filed under the node's pawn structure, under each side's king
+//! and guards (king, golds and silvers: the castle), under both hands, and under the move that
+//! led to the node; later static evaluations of positions that share these are shifted by what
+//! was filed. A linear evaluation misjudges whole families of positions (a castle shape, a
+//! pawn structure, a hand) the same way; the search corrects it within the game.
 
 use super::params::{CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_BONUS};
 use crate::eval::Value;
@@ -24,10 +24,13 @@ fn index(a: u128, b: u128) -> usize {
     (h >> 50) as usize % SIZE
 }
 
-/// Indices of a position's structures: both sides' pawns, then the side to move's castle and
-/// the opponent's.
+/// Tables per side to move.
+const KINDS: usize = 5;
+
+/// Indices of a position's structures: both sides' pawns, the side to move's castle and the
+/// opponent's, both hands, and the move that led here (`prev`: its piece-to index).
 #[inline]
-fn structures(pos: &Position) -> [usize; 3] {
+fn structures(pos: &Position, prev: Option<usize>) -> [usize; KINDS] {
     let us = pos.side_to_move();
     let castle = |c: Color| {
         let guards = (pos.golds() | pos.pieces_kind(PieceType::Silver)) & pos.pieces_of(c);
@@ -37,6 +40,8 @@ fn structures(pos: &Position) -> [usize; 3] {
         index(pos.pieces(us, PieceType::Pawn).to_u128(), pos.pieces(!us, PieceType::Pawn).to_u128()),
         castle(us),
         castle(!us),
+        (pos.hand_key() >> 50) as usize % SIZE,
+        prev.map_or(0, |p| p + 1) % SIZE,
     ]
 }
 
@@ -48,7 +53,7 @@ pub struct Correction {
 
 impl Default for Correction {
     fn default() -> Self {
-        Correction { tables: vec![0; 2 * 3 * SIZE] }
+        Correction { tables: vec![0; 2 * KINDS * SIZE] }
     }
 }
 
@@ -59,22 +64,22 @@ impl Correction {
 
     #[inline]
     fn slot(pos: &Position, kind: usize, i: usize) -> usize {
-        (pos.side_to_move().index() * 3 + kind) * SIZE + i
+        (pos.side_to_move().index() * KINDS + kind) * SIZE + i
     }
 
     /// The static evaluation `raw` shifted by what the tables hold for `pos`.
     #[inline]
-    pub fn corrected(&self, pos: &Position, raw: Value) -> Value {
-        let s = structures(pos);
-        let total: i32 = (0..3).map(|k| self.tables[Self::slot(pos, k, s[k])] as i32).sum();
+    pub fn corrected(&self, pos: &Position, prev: Option<usize>, raw: Value) -> Value {
+        let s = structures(pos, prev);
+        let total: i32 = (0..KINDS).map(|k| self.tables[Self::slot(pos, k, s[k])] as i32).sum();
         (raw + total / CORRECTION_GRAIN).clamp(-20_000, 20_000)
     }
 
     /// Files the result of a node's search (`searched`, against its corrected static
     /// evaluation `eval`) at `depth`.
-    pub fn update(&mut self, pos: &Position, eval: Value, searched: Value, depth: i32) {
+    pub fn update(&mut self, pos: &Position, prev: Option<usize>, eval: Value, searched: Value, depth: i32) {
         let bonus = ((searched - eval) * depth / 8).clamp(-CORRECTION_MAX_BONUS, CORRECTION_MAX_BONUS);
-        let s = structures(pos);
+        let s = structures(pos, prev);
         for (k, &i) in s.iter().enumerate() {
             let e = &mut self.tables[Self::slot(pos, k, i)];
             let v = *e as i32;
@@ -87,37 +92,39 @@ impl Correction {
 mod tests {
     use super::*;
 
+    fn after(moves: &[&str]) -> Position {
+        let mut pos = Position::startpos();
+        for m in moves {
+            let m = pos.parse_usi_move(m).unwrap();
+            pos.do_move(m);
+        }
+        pos
+    }
+
     #[test]
     fn learns_the_sign_and_size_of_an_error_and_stays_bounded() {
         let pos = Position::startpos();
         let mut c = Correction::default();
-        assert_eq!(c.corrected(&pos, 100), 100);
+        assert_eq!(c.corrected(&pos, None, 100), 100);
         for _ in 0..1000 {
-            c.update(&pos, c.corrected(&pos, 100), 400, 10);
+            c.update(&pos, None, c.corrected(&pos, None, 100), 400, 10);
         }
-        let shifted = c.corrected(&pos, 100);
-        assert!(shifted > 150 && shifted <= 100 + 3 * CORRECTION_LIMIT / CORRECTION_GRAIN, "{shifted}");
+        let shifted = c.corrected(&pos, None, 100);
+        assert!(shifted > 150 && shifted <= 100 + KINDS as i32 * CORRECTION_LIMIT / CORRECTION_GRAIN, "{shifted}");
         for _ in 0..1000 {
-            c.update(&pos, c.corrected(&pos, 100), -200, 10);
+            c.update(&pos, None, c.corrected(&pos, None, 100), -200, 10);
         }
-        assert!(c.corrected(&pos, 100) < 50);
-        // Other pawns and castles, the same side to move: untouched.
-        let mut other = Position::startpos();
-        for m in ["7g7f", "3c3d", "6i7h", "4a3b"] {
-            let m = other.parse_usi_move(m).unwrap();
-            other.do_move(m);
-        }
-        assert_eq!(c.corrected(&other, 100), 100);
-        // The same castles with other pawns: the castles' share only.
-        let mut pawns = Position::startpos();
-        for m in ["7g7f", "3c3d"] {
-            let m = pawns.parse_usi_move(m).unwrap();
-            pawns.do_move(m);
-        }
-        let shift = c.corrected(&pos, 100) - 100;
-        let castles_only = c.corrected(&pawns, 100) - 100;
-        assert!(castles_only != 0 && castles_only.abs() < shift.abs() + 2, "{castles_only} {shift}");
+        let shift = c.corrected(&pos, None, 100) - 100;
+        assert!(shift < -50, "{shift}");
+        // Each table holds a share: a position that shares only some structures gets a part.
+        // Other pawns, castles and previous move, the same (empty) hands: the hands' share.
+        let other = c.corrected(&after(&["7g7f", "3c3d", "6i7h", "4a3b"]), Some(7), 100) - 100;
+        // Other pawns only: everything but the pawns' share.
+        let pawns = c.corrected(&after(&["7g7f", "3c3d"]), None, 100) - 100;
+        assert!(other < 0 && pawns < other && shift < pawns, "{other} {pawns} {shift}");
+        // The other side to move has tables of its own.
+        assert_eq!(c.corrected(&after(&["7g7f"]), None, 100), 100);
         c.clear();
-        assert_eq!(c.corrected(&pos, 100), 100);
+        assert_eq!(c.corrected(&pos, None, 100), 100);
     }
 }

@@ -963,6 +963,13 @@ impl<'a> Worker<'a> {
         };
     }
 
+    /// Piece-to index of the move that led to the node at `ply` (None at the root and after a
+    /// null move).
+    #[inline]
+    fn prev_piece_to(&self, ply: usize) -> Option<usize> {
+        if ply > 0 { self.stack[ply - 1].current_piece_to } else { None }
+    }
+
     /// The static evaluation of the node at `ply` (side to move's view), from its piece sum.
     #[inline]
     fn static_eval(&mut self, ply: usize) -> Value {
@@ -1048,8 +1055,11 @@ impl<'a> Worker<'a> {
         } else {
             self.static_eval(ply)
         };
-        let static_eval =
-            if raw_eval == VALUE_NONE { VALUE_NONE } else { self.data.correction.corrected(&self.pos, raw_eval) };
+        let static_eval = if raw_eval == VALUE_NONE {
+            VALUE_NONE
+        } else {
+            self.data.correction.corrected(&self.pos, self.prev_piece_to(ply), raw_eval)
+        };
         // A TT bound can sharpen the static estimate.
         let eval_est = if !in_check
             && tt_value != VALUE_NONE
@@ -1348,7 +1358,7 @@ impl<'a> Worker<'a> {
             && best_move.is_none_or(|m| !is_tactical(&self.pos, m))
             && ((best_value < static_eval && best_value < beta) || (best_value > static_eval && best_move.is_some()))
         {
-            self.data.correction.update(&self.pos, static_eval, best_value, depth);
+            self.data.correction.update(&self.pos, self.prev_piece_to(ply), static_eval, best_value, depth);
         }
 
         if excluded.is_none() && !(root && self.pv_idx > 0) {
@@ -1415,7 +1425,7 @@ impl<'a> Worker<'a> {
                 Some(h) if h.eval.abs() < VALUE_MATE_IN_MAX_PLY => h.eval,
                 _ => self.static_eval(ply),
             };
-            static_eval = self.data.correction.corrected(&self.pos, raw_eval);
+            static_eval = self.data.correction.corrected(&self.pos, self.prev_piece_to(ply), raw_eval);
             best_value = static_eval;
             if best_value >= beta {
                 return best_value;
