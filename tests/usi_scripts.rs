@@ -97,26 +97,46 @@ fn scripts_searching_positions_end_with_a_legal_move() {
     }
 }
 
-/// The Python tools of `usi-scripts/`, each with short arguments and the start of the last
-/// line it prints when it ran to the end (and, for the match and soak runners, found nothing
-/// wrong). They need `python3` with `cshogi` (`pip install cshogi`; `.ci/run` installs it).
-const PYTHON_TOOLS: [(&str, &[&str], &str); 4] = [
-    ("latency.py", &["--runs", "1"], "quit "),
+/// The Python tools of `usi-scripts/`, each with short arguments (`ENGINE`: the engine under
+/// test) and the start of the last line it prints when it ran to the end (and, for the match
+/// and soak runners, found nothing wrong). They need `python3` with `cshogi`
+/// (`pip install cshogi`; `.ci/run` installs it).
+const PYTHON_TOOLS: [(&str, &[&str], &str); 5] = [
+    ("latency.py", &["--engine", "ENGINE", "--runs", "1"], "quit "),
     // The second half of a 4-game run: one opening line, both colours.
     (
         "match.py",
-        &["--games", "4", "--part", "2/2", "--byoyomi", "100", "--hash", "16", "--opponent", "ENGINE"],
+        &[
+            "--engine",
+            "ENGINE",
+            "--games",
+            "4",
+            "--part",
+            "2/2",
+            "--byoyomi",
+            "100",
+            "--hash",
+            "16",
+            "--opponent",
+            "ENGINE",
+        ],
         "records: ",
+    ),
+    // 20 games from the start position: the first 24 moves of each, 19 distinct lines.
+    (
+        "openings_from_records.py",
+        &["data/games-vs-fsf/15-earlier-c.csa", "--out", "OUT_DIR/openings.txt"],
+        "19 opening lines from 1 files -> ",
     ),
     // One game: hayate (+100 in its own eyes) plays 2i3g, the opponent mates with G*1h.
     (
         "surprise_losses.py",
-        &["tests/data/scripts/surprise_loss.csa"],
+        &["--engine", "ENGINE", "tests/data/scripts/surprise_loss.csa"],
         "  of those, a checkmate for the opponent after that move (30 ms search): 1",
     ),
     (
         "soak.py",
-        &["--series", "self-byoyomi", "--games", "1", "--hash", "16"],
+        &["--engine", "ENGINE", "--series", "self-byoyomi", "--games", "1", "--hash", "16"],
         "total: 1 games; hayate: 0 illegal moves, time losses, crashes and hangs",
     ),
 ];
@@ -137,12 +157,15 @@ fn every_python_tool_runs_to_its_expected_last_line() {
         let Some((_, args, want)) = PYTHON_TOOLS.iter().find(|(n, _, _)| *n == name) else {
             panic!("no expected last line for {name}: add it to PYTHON_TOOLS");
         };
-        let args: Vec<&str> = args.iter().map(|a| if *a == "ENGINE" { engine } else { a }).collect();
+        let out_dir = std::env::temp_dir().join(format!("hayate-tools-{}", std::process::id()));
+        std::fs::create_dir_all(&out_dir).expect("temporary folder");
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| if *a == "ENGINE" { engine.to_string() } else { a.replace("OUT_DIR", &out_dir.to_string_lossy()) })
+            .collect();
         let start = Instant::now();
         let out = Command::new("python3")
             .arg(dir.join(&name))
-            .arg("--engine")
-            .arg(engine)
             .args(&args)
             .stdin(Stdio::null())
             .output()
