@@ -17,8 +17,6 @@
 //! - each piece on its square (owner's view), per kind;
 //! - control of the squares around each king (5 x 5): who attacks each square and how often
 //!   (0, 1, 2 or more per side), what stands on it, and what the attacker holds in hand;
-//! - the mobility of each slider (lance, bishop, rook, horse, dragon): how many squares it
-//!   attacks that no own piece stands on;
 //! - tempo (the side to move).
 
 use crate::shogi::attacks::{attacks_of, king_attacks};
@@ -57,11 +55,7 @@ pub const PSQ_BASE: usize = OPEN_FILE_BASE + 2;
 pub const CONTROL_BASE: usize = PSQ_BASE + 15 * 81;
 pub const CONTROL_HAND: usize = 3;
 const CONTROL_SIZE: usize = 25 * 3 * 3 * 3 * CONTROL_HAND;
-/// Mobility of the sliders: per kind (lance, bishop, rook, horse, dragon) the number of squares
-/// it attacks that do not hold an own piece (0..=19, more counts as 19).
-pub const MOBILITY_BASE: usize = CONTROL_BASE + CONTROL_SIZE;
-const MOBILITY_COUNTS: usize = 20;
-pub const TEMPO_INDEX: usize = MOBILITY_BASE + 5 * MOBILITY_COUNTS;
+pub const TEMPO_INDEX: usize = CONTROL_BASE + CONTROL_SIZE;
 /// Number of weights.
 pub const NUM_FEATURES: usize = TEMPO_INDEX + 1;
 // Feature indices travel as u16 (`FeatureSink::add_all`).
@@ -164,11 +158,6 @@ pub struct Control {
     once: [Bitboard; 2],
     twice: [Bitboard; 2],
     units: [u32; 2],
-    /// Per colour, the mobility feature index of each of its sliders (the pass looks up their
-    /// attacks anyway). A side has at most 8 sliders: 4 lances, 2 bishops or horses, 2 rooks
-    /// or dragons.
-    mobility: [[u16; 8]; 2],
-    mobility_len: [usize; 2],
 }
 
 impl Control {
@@ -177,13 +166,7 @@ impl Control {
         let kings = Color::ALL.map(|c| pos.king_square(c));
         let zones = kings.map(|k| king_attacks(k) | Bitboard::from_square(k));
         let sliders = pos.pieces_kind(PieceType::Lance) | pos.bishops_horses() | pos.rooks_dragons();
-        let mut ctl = Control {
-            once: [Bitboard::EMPTY; 2],
-            twice: [Bitboard::EMPTY; 2],
-            units: [0; 2],
-            mobility: [[0; 8]; 2],
-            mobility_len: [0; 2],
-        };
+        let mut ctl = Control { once: [Bitboard::EMPTY; 2], twice: [Bitboard::EMPTY; 2], units: [0; 2] };
         // Pawns all at once: no two of one side attack the same square.
         for c in Color::ALL {
             let a = pos.pieces(c, PieceType::Pawn).shift_forward(c);
@@ -200,20 +183,6 @@ impl Control {
             ctl.once[x] |= a;
             if pt != PieceType::King {
                 ctl.units[1 - x] += (a & zones[1 - x]).count();
-            }
-            let slider = match pt {
-                PieceType::Lance => Some(0),
-                PieceType::Bishop => Some(1),
-                PieceType::Rook => Some(2),
-                PieceType::Horse => Some(3),
-                PieceType::Dragon => Some(4),
-                _ => None,
-            };
-            if let Some(k) = slider {
-                let n = (a.and_not(pos.pieces_of(piece.color())).count() as usize).min(MOBILITY_COUNTS - 1);
-                let len = ctl.mobility_len[x];
-                ctl.mobility[x][len] = (MOBILITY_BASE + k * MOBILITY_COUNTS + n) as u16;
-                ctl.mobility_len[x] = len + 1;
             }
         }
         ctl
@@ -380,7 +349,6 @@ pub fn visit_king<S: FeatureSink>(pos: &Position, ctl: &Control, c: Color, sink:
         sink.add(OPEN_FILE_BASE + enemy_line as usize, sign);
     }
     visit_control(pos, ctl, c, enemy_hand, sign, sink);
-    sink.add_all(&ctl.mobility[c.index()][..ctl.mobility_len[c.index()]], sign);
 }
 
 #[inline]
@@ -463,36 +431,6 @@ mod tests {
                 assert_eq!(ctl.units[k.index()], units, "{sfen}: units on {k:?}'s king");
             }
         }
-    }
-
-    #[test]
-    fn every_slider_has_its_mobility() {
-        let pos = Position::from_sfen("8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124")
-            .unwrap();
-        let mut list = FeatureList::default();
-        visit(&pos, &mut list);
-        let mut got: Vec<(usize, i8)> = list
-            .0
-            .iter()
-            .filter(|(i, _)| (MOBILITY_BASE..TEMPO_INDEX).contains(&(*i as usize)))
-            .map(|&(i, c)| (i as usize - MOBILITY_BASE, c))
-            .collect();
-        let kinds = [PieceType::Lance, PieceType::Bishop, PieceType::Rook, PieceType::Horse, PieceType::Dragon];
-        let mut want = Vec::new();
-        for sq in pos.occupied() {
-            let p = pos.piece_on(sq);
-            if let Some(k) = kinds.iter().position(|&t| t == p.kind()) {
-                let n = pos.attacks_from(sq, pos.occupied()).and_not(pos.pieces_of(p.color())).count() as usize;
-                want.push((
-                    k * MOBILITY_COUNTS + n.min(MOBILITY_COUNTS - 1),
-                    if p.color() == Color::Black { 1 } else { -1 },
-                ));
-            }
-        }
-        got.sort();
-        want.sort();
-        assert_eq!(got, want);
-        assert_eq!(want.len(), 7, "four lances, a horse, two dragons");
     }
 
     #[test]
