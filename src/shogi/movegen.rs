@@ -26,8 +26,15 @@ use super::types::{Color, Move, PieceType, Square};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// More than the largest number of legal moves in any position (593).
-pub const MAX_MOVES: usize = 600;
+/// Room for every move of any position the SFEN parser accepts. A game position has at most
+/// 593 legal moves, but the parser also takes problem positions with more than a set per kind
+/// (up to the hand fields' capacity: three rooks, three bishops, seven golds, ...), and those
+/// can pass 600. Bound: with at most 79 empty squares, drops are at most 7 x 79 = 553; each
+/// board piece takes one square from the drops and adds at most twice its reach (promotion
+/// and not): only rooks and bishops (2 x 16, at most two of each with one left in hand),
+/// lances (2 x 8) and silvers (2 x 5) add more than 7, and the king 8, so at most
+/// 553 + 4 x 25 + 6 x 9 + 6 x 3 + 8 = 733 moves.
+pub const MAX_MOVES: usize = 1024;
 
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
@@ -412,6 +419,51 @@ mod tests {
         let v = moves_of("4R2sk/9/7G1/9/9/9/9/9/4K4 b P 1");
         assert!(!v.contains(&"P*1b".to_string()));
         assert_eq!(v.len(), 108);
+    }
+
+    /// Every move code that `is_legal` accepts, found by trying them all.
+    fn brute_force_legal(pos: &Position) -> Vec<Move> {
+        let mut v = Vec::new();
+        for from in 0..81u8 {
+            for to in (0..81u8).filter(|&to| to != from) {
+                for promote in [false, true] {
+                    let m = Move::normal(Square::new(from), Square::new(to), promote);
+                    if pos.is_legal(m) {
+                        v.push(m);
+                    }
+                }
+            }
+        }
+        for pt in PieceType::HAND {
+            for to in 0..81u8 {
+                let m = Move::drop(pt, Square::new(to));
+                if pos.is_legal(m) {
+                    v.push(m);
+                }
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn positions_beyond_a_set_fit_the_move_list() {
+        // The first is what the SFEN fuzzer found (three bishops): it has more than 600 moves,
+        // which overflowed the list before. The second has two rooks, two bishops and two
+        // silvers in the enemy camp, a third rook and bishop and one of every other kind in
+        // hand: 604.
+        for sfen in
+            ["R8/2K1S1BSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", "R7R/1S5S1/1B5B1/9/4k4/9/9/9/4K4 b RBGSNLP 1"]
+        {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let mut list = MoveList::new();
+            generate_legal(&pos, &mut list);
+            let mut generated: Vec<u16> = list.iter().map(|m| m.raw()).collect();
+            let mut expected: Vec<u16> = brute_force_legal(&pos).iter().map(|m| m.raw()).collect();
+            generated.sort();
+            expected.sort();
+            assert_eq!(generated, expected, "{sfen}");
+            assert!(generated.len() > 600, "{sfen}: {} moves", generated.len());
+        }
     }
 
     #[test]
