@@ -632,18 +632,6 @@ impl Position {
         true
     }
 
-    /// Whether the side to move has at least one legal move.
-    pub fn has_legal_move(&self) -> bool {
-        let mut list = super::movegen::MoveList::new();
-        super::movegen::generate_legal(self, &mut list);
-        !list.is_empty()
-    }
-
-    /// Whether the side to move is checkmated.
-    pub fn is_checkmate(&self) -> bool {
-        self.in_check() && !self.has_legal_move()
-    }
-
     /// Squares from which each kind of the side to move would check the enemy king, and the
     /// pieces whose departure would discover a check. Computed once per node, it makes
     /// `gives_check_with` a couple of bit tests per move.

@@ -103,6 +103,18 @@ pub enum RepetitionKind {
 }
 
 impl Position {
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_move(&self) -> bool {
+        let mut list = MoveList::new();
+        generate_legal(self, &mut list);
+        !list.is_empty()
+    }
+
+    /// Whether the side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && !self.has_legal_move()
+    }
+
     /// The impasse count for colour `c`.
     pub fn impasse_count(&self, c: Color) -> ImpasseCount {
         let zone = ZONE[(c).index()];

@@ -1,14 +1,14 @@
-//! SFEN parsing (with validation) and output, and USI move notation.
+//! SFEN text to and from `Setup`, positions from SFEN (validated), and USI move notation.
 
-use super::bitboard::FILES;
 use super::position::Position;
-use super::types::{Color, Hand, Move, Piece, PieceType, Square};
+use super::setup::{Setup, SetupError};
+use super::types::{Color, Move, Piece, PieceType, Square};
 use std::fmt;
 
 pub const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
-/// Why an SFEN string was rejected: either it cannot be read, or it reads as a position that
-/// cannot occur under the rules.
+/// Why an SFEN string was rejected: either it cannot be read, or it reads as a setup that
+/// is not a position under the rules (`Illegal`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SfenError {
     /// Fewer than three fields (board, side, hands); the move number may be omitted.
@@ -27,27 +27,12 @@ pub enum SfenError {
     BadSide(String),
     BadHand(String),
     BadMoveNumber(String),
-    /// More pieces of a kind (board plus hands) than hayate can represent. Positions with more
-    /// than one set's worth (three bishops in a perft suite, many pawns in a problem) are
-    /// accepted up to 31 pawns, 7 lances, knights, silvers or golds, and 3 bishops or rooks.
-    TooManyPieces(PieceType),
-    MissingKing(Color),
-    TwoKings(Color),
-    /// A piece that could never move again (pawn or lance on the last rank, knight on the
-    /// last two ranks).
-    DeadPiece(Square),
-    /// Two unpromoted pawns of one side on a file.
-    Nifu {
-        color: Color,
-        file: u8,
-    },
-    /// The side that is not to move is in check.
-    OpponentInCheck,
+    /// Read, but not a position the rules allow.
+    Illegal(SetupError),
 }
 
 impl fmt::Display for SfenError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let side = |c: &Color| if *c == Color::Black { "black" } else { "white" };
         match self {
             SfenError::MissingFields => write!(f, "SFEN needs board, side to move and hands"),
             SfenError::TrailingFields(s) => {
@@ -62,14 +47,7 @@ impl fmt::Display for SfenError {
             SfenError::BadSide(s) => write!(f, "side to move must be 'b' or 'w', got '{s}'"),
             SfenError::BadHand(s) => write!(f, "bad hand field '{s}'"),
             SfenError::BadMoveNumber(s) => write!(f, "bad move number '{s}'"),
-            SfenError::TooManyPieces(pt) => write!(f, "too many pieces of kind {}", pt.letter()),
-            SfenError::MissingKing(c) => write!(f, "{} has no king", side(c)),
-            SfenError::TwoKings(c) => write!(f, "{} has more than one king", side(c)),
-            SfenError::DeadPiece(sq) => write!(f, "piece on {sq} could never move"),
-            SfenError::Nifu { color, file } => {
-                write!(f, "two {} pawns on file {}", side(color), file + 1)
-            }
-            SfenError::OpponentInCheck => write!(f, "the side not to move is in check"),
+            SfenError::Illegal(e) => write!(f, "{e}"),
         }
     }
 }
@@ -124,13 +102,21 @@ pub fn parse_move_syntax(s: &str) -> Result<Move, MoveError> {
     Ok(Move::normal(from, to, promote))
 }
 
-impl Position {
-    pub fn startpos() -> Position {
-        Position::from_sfen(STARTPOS).expect("the start position is valid")
-    }
+/// Hand kinds in the order SFEN writes them.
+const HAND_ORDER: [PieceType; 7] = [
+    PieceType::Rook,
+    PieceType::Bishop,
+    PieceType::Gold,
+    PieceType::Silver,
+    PieceType::Knight,
+    PieceType::Lance,
+    PieceType::Pawn,
+];
 
-    /// Parses and validates an SFEN (the move number is optional and defaults to 1).
-    pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
+impl Setup {
+    /// Reads an SFEN (the move number is optional and defaults to 1) without judging the
+    /// position: `Position::from_setup` does that.
+    pub fn from_sfen(sfen: &str) -> Result<Setup, SfenError> {
         let fields: Vec<&str> = sfen.split_whitespace().collect();
         if fields.len() < 3 {
             return Err(SfenError::MissingFields);
@@ -138,10 +124,7 @@ impl Position {
         if fields.len() > 4 {
             return Err(SfenError::TrailingFields(fields[4..].join(" ")));
         }
-        let mut pos = Position::empty();
-        let mut counts = [0u32; PieceType::NUM];
-        let mut kings = [0u32; 2];
-
+        let mut setup = Setup::default();
         let ranks: Vec<&str> = fields[0].split('/').collect();
         if ranks.len() != 9 {
             return Err(SfenError::BadRankCount(ranks.len()));
@@ -161,23 +144,14 @@ impl Position {
                 } else if ch == '+' {
                     promoted = true;
                 } else {
-                    let pt = PieceType::from_letter(ch).ok_or(SfenError::UnknownPiece(ch))?;
+                    PieceType::from_letter(ch).ok_or(SfenError::UnknownPiece(ch))?;
                     let pc = Piece::from_sfen(promoted, ch).ok_or_else(|| SfenError::BadPromotion(rank.to_string()))?;
                     promoted = false;
                     if file == 0 {
                         return Err(SfenError::BadRankLength { rank: r + 1, squares: 10 });
                     }
                     file -= 1;
-                    let sq = Square::from_file_rank(file as u8, r as u8);
-                    if pt == PieceType::King {
-                        kings[pc.color().index()] += 1;
-                    } else {
-                        counts[pt.index()] += 1;
-                    }
-                    if pc.kind().is_dead_on(pc.color(), sq) {
-                        return Err(SfenError::DeadPiece(sq));
-                    }
-                    pos.setup_put(sq, pc);
+                    setup.put(Square::from_file_rank(file as u8, r as u8), pc);
                 }
             }
             if promoted {
@@ -187,21 +161,11 @@ impl Position {
                 return Err(SfenError::BadRankLength { rank: r + 1, squares: 9 - file });
             }
         }
-        for c in Color::ALL {
-            match kings[c.index()] {
-                0 => return Err(SfenError::MissingKing(c)),
-                1 => {}
-                _ => return Err(SfenError::TwoKings(c)),
-            }
-        }
-
-        let side = match fields[1] {
+        setup.side = match fields[1] {
             "b" => Color::Black,
             "w" => Color::White,
             s => return Err(SfenError::BadSide(s.to_string())),
         };
-
-        let mut hands = [Hand::EMPTY; 2];
         if fields[2] != "-" {
             let bad = || SfenError::BadHand(fields[2].to_string());
             let mut n: Option<u32> = None;
@@ -213,64 +177,28 @@ impl Position {
                     }
                     n = Some(v);
                 } else {
-                    let pt = PieceType::from_letter(ch).ok_or_else(bad)?;
-                    if pt == PieceType::King {
-                        return Err(bad());
-                    }
+                    let pt = PieceType::from_letter(ch).filter(|pt| PieceType::HAND.contains(pt)).ok_or_else(bad)?;
                     let c = if ch.is_ascii_uppercase() { Color::Black } else { Color::White };
-                    let k = n.take().unwrap_or(1);
-                    counts[pt.index()] += k;
-                    if counts[pt.index()] > Hand::capacity(pt) {
-                        return Err(SfenError::TooManyPieces(pt));
-                    }
-                    let h = &mut hands[c.index()];
-                    h.set(pt, h.count(pt) + k);
+                    // Bounded so that no sum of counts can overflow; validation says "too many".
+                    let count = &mut setup.hands[c.index()][pt.index()];
+                    *count = (*count + n.take().unwrap_or(1)).min(1000);
                 }
             }
             if n.is_some() {
                 return Err(bad());
             }
         }
-        // Promoted pieces count as their base kind.
-        let mut totals = [0u32; 8];
-        for pt in PieceType::ALL {
-            if pt != PieceType::King {
-                totals[pt.unpromote().index()] += counts[pt.index()];
-            }
-        }
-        for pt in PieceType::HAND {
-            if totals[pt.index()] > Hand::capacity(pt) {
-                return Err(SfenError::TooManyPieces(pt));
-            }
-        }
-        pos.setup_hand(Color::Black, hands[0]);
-        pos.setup_hand(Color::White, hands[1]);
-
-        let move_number = match fields.get(3) {
+        setup.move_number = match fields.get(3) {
             None => 1,
             Some(s) => match s.parse::<u32>() {
                 Ok(n) if (1..=1_000_000).contains(&n) => n,
                 _ => return Err(SfenError::BadMoveNumber(s.to_string())),
             },
         };
-        pos.setup_side(side, move_number);
-
-        for c in Color::ALL {
-            let pawns = pos.pieces(c, PieceType::Pawn);
-            for (f, fm) in FILES.iter().enumerate() {
-                if (pawns & *fm).more_than_one() {
-                    return Err(SfenError::Nifu { color: c, file: f as u8 });
-                }
-            }
-        }
-        pos.finish_setup();
-        if pos.attackers_to(side, pos.king_square(!side)).is_nonempty() {
-            return Err(SfenError::OpponentInCheck);
-        }
-        Ok(pos)
+        Ok(setup)
     }
 
-    /// The SFEN of this position, with its move number.
+    /// The SFEN of this setup (the one SFEN writer: positions and records use it).
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);
         for r in 0..9u8 {
@@ -294,20 +222,11 @@ impl Position {
                 s.push('/');
             }
         }
-        s.push_str(if self.side_to_move() == Color::Black { " b " } else { " w " });
+        s.push_str(if self.side == Color::Black { " b " } else { " w " });
         let mut hand = String::new();
         for c in Color::ALL {
-            let h = self.hand(c);
-            for pt in [
-                PieceType::Rook,
-                PieceType::Bishop,
-                PieceType::Gold,
-                PieceType::Silver,
-                PieceType::Knight,
-                PieceType::Lance,
-                PieceType::Pawn,
-            ] {
-                let n = h.count(pt);
+            for pt in HAND_ORDER {
+                let n = self.hands[c.index()][pt.index()];
                 if n > 0 {
                     if n > 1 {
                         hand.push_str(&n.to_string());
@@ -319,8 +238,24 @@ impl Position {
         }
         s.push_str(if hand.is_empty() { "-" } else { &hand });
         s.push(' ');
-        s.push_str(&self.game_ply().to_string());
+        s.push_str(&self.move_number.to_string());
         s
+    }
+}
+
+impl Position {
+    pub fn startpos() -> Position {
+        Position::from_sfen(STARTPOS).expect("the start position is valid")
+    }
+
+    /// Parses and validates an SFEN (the move number is optional and defaults to 1).
+    pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
+        Position::from_setup(&Setup::from_sfen(sfen)?).map_err(SfenError::Illegal)
+    }
+
+    /// The SFEN of this position, with its move number.
+    pub fn to_sfen(&self) -> String {
+        self.to_setup().to_sfen()
     }
 
     /// Parses a USI move and checks that it is legal here.
@@ -363,18 +298,27 @@ mod tests {
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNS+GKGSNL b - 1", BadPromotion("LNS+GKGSNL".into())),
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1", BadSide("x".into())),
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2 1", BadHand("2".into())),
-            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 14P 1", TooManyPieces(PieceType::Pawn)),
-            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2B 1", TooManyPieces(PieceType::Bishop)),
+            (
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 14P 1",
+                Illegal(SetupError::TooManyPieces(PieceType::Pawn)),
+            ),
+            (
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2B 1",
+                Illegal(SetupError::TooManyPieces(PieceType::Bishop)),
+            ),
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 32p 1", BadHand("32p".into())),
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 1x 1", BadHand("1x".into())),
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 0", BadMoveNumber("0".into())),
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 x", TrailingFields("x".into())),
-            ("lnsgggsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", MissingKing(Color::White)),
-            ("k8/9/9/9/9/9/9/9/K3K4 b - 1", TwoKings(Color::Black)),
-            ("P7k/9/9/9/9/9/9/9/K8 b - 1", DeadPiece(Square::parse("9a").unwrap())),
-            ("k8/9/9/9/9/9/9/8n/K8 b - 1", DeadPiece(Square::parse("1h").unwrap())),
-            ("k8/9/9/9/P8/P8/9/9/K8 b - 1", Nifu { color: Color::Black, file: 8 }),
-            ("k8/9/9/9/9/9/9/9/K7r w - 1", OpponentInCheck),
+            (
+                "lnsgggsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+                Illegal(SetupError::MissingKing(Color::White)),
+            ),
+            ("k8/9/9/9/9/9/9/9/K3K4 b - 1", Illegal(SetupError::TwoKings(Color::Black))),
+            ("P7k/9/9/9/9/9/9/9/K8 b - 1", Illegal(SetupError::DeadPiece(Square::parse("9a").unwrap()))),
+            ("k8/9/9/9/9/9/9/8n/K8 b - 1", Illegal(SetupError::DeadPiece(Square::parse("1h").unwrap()))),
+            ("k8/9/9/9/P8/P8/9/9/K8 b - 1", Illegal(SetupError::Nifu { color: Color::Black, file: 8 })),
+            ("k8/9/9/9/9/9/9/9/K7r w - 1", Illegal(SetupError::OpponentInCheck)),
         ];
         for (s, e) in cases {
             assert_eq!(Position::from_sfen(s).err().as_ref(), Some(e), "{s}");

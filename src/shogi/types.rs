@@ -29,6 +29,14 @@ impl Color {
     pub const fn index(self) -> usize {
         self as usize
     }
+
+    /// "black" or "white", for messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
 }
 
 impl std::ops::Not for Color {

@@ -8,8 +8,8 @@
 //! as floodgate and cshogi write them) is kept for the next move (`Game::scores`). Only the
 //! first game of a file is read (games are separated by `/`).
 
-use super::{Game, Setup};
-use crate::shogi::{Color, Move, PieceType, Position, Square};
+use super::Game;
+use crate::shogi::{Color, Move, Piece, PieceType, Position, Setup, Square};
 use std::fmt;
 
 /// Why a CSA record could not be read; `line` counts from 1.
@@ -123,6 +123,8 @@ const FULL_SET: [(PieceType, u32); 7] = [
 
 struct Parser {
     setup: Setup,
+    /// The side to move once the `+` or `-` line came.
+    side: Option<Color>,
     /// Whether a position statement (`PI`, `P1`..`P9`, `P+`) was seen.
     has_position: bool,
     pos: Option<Position>,
@@ -152,7 +154,7 @@ impl Parser {
             // Version, attributes and times carry nothing the analysis needs.
         } else if let Some(rest) = s.strip_prefix("PI") {
             self.has_position = true;
-            self.setup = Setup::from_position(&Position::startpos());
+            self.setup = Position::startpos().to_setup();
             for chunk in rest.as_bytes().chunks(4) {
                 let item = std::str::from_utf8(chunk).unwrap_or("");
                 let sq = square(item.get(..2).unwrap_or(""))
@@ -160,11 +162,11 @@ impl Parser {
                     .flatten()
                     .ok_or_else(|| err(CsaErrorKind::BadSquare(s.to_string())))?;
                 let pt = piece(item.get(2..).unwrap_or("")).ok_or_else(|| err(CsaErrorKind::BadPiece(item.into())))?;
-                let cell = &mut self.setup.board[sq.file() as usize][sq.rank() as usize];
-                if cell.map(|(_, p)| p) != Some(pt) {
+                let cell = self.setup.piece_on(sq);
+                if cell.is_empty() || cell.kind() != pt {
                     return Err(err(CsaErrorKind::BadStartPosition(format!("'{s}': no {item} to remove"))));
                 }
-                *cell = None;
+                self.setup.put(sq, Piece::EMPTY);
             }
         } else if b.len() >= 2 && b[0] == b'P' && (b'1'..=b'9').contains(&b[1]) {
             self.has_position = true;
@@ -174,7 +176,7 @@ impl Parser {
             let c = color(b[1]).unwrap_or(Color::Black);
             self.add_pieces(c, &s[2..]).map_err(err)?;
         } else if s == "+" || s == "-" {
-            self.setup.side = color(b[0]);
+            self.side = color(b[0]);
             self.start(line)?;
         } else if b[0] == b'+' || b[0] == b'-' {
             self.play(s, line)?;
@@ -200,11 +202,11 @@ impl Parser {
         for i in 0..9 {
             let cell = &padded[i * 3..i * 3 + 3];
             let content = if cell.trim() == "*" {
-                None
+                Piece::EMPTY
             } else {
-                Some((color(cell.as_bytes()[0]).ok_or(())?, piece(&cell[1..]).ok_or(())?))
+                Piece::new(color(cell.as_bytes()[0]).ok_or(())?, piece(&cell[1..]).ok_or(())?)
             };
-            self.setup.board[8 - i][rank] = content;
+            self.setup.put(Square::from_file_rank(8 - i as u8, rank as u8), content);
         }
         Ok(())
     }
@@ -223,7 +225,7 @@ impl Parser {
             }
             let pt = piece(&item[2..]).ok_or_else(|| CsaErrorKind::BadPiece(item.to_string()))?;
             match sq {
-                Some(sq) => self.setup.board[sq.file() as usize][sq.rank() as usize] = Some((c, pt)),
+                Some(sq) => self.setup.put(sq, Piece::new(c, pt)),
                 None if !pt.is_promoted() && pt != PieceType::King => self.setup.hands[c.index()][pt.index()] += 1,
                 None => return Err(CsaErrorKind::BadPiece(item.to_string())),
             }
@@ -233,10 +235,8 @@ impl Parser {
 
     fn remaining_to_hand(&mut self, c: Color) {
         for (pt, total) in FULL_SET {
-            let on_board =
-                self.setup.board.iter().flatten().flatten().filter(|(_, p)| p.unpromote() == pt).count() as u32;
-            let in_hands: u32 = self.setup.hands.iter().map(|h| h[pt.index()]).sum();
-            self.setup.hands[c.index()][pt.index()] += total.saturating_sub(on_board + in_hands);
+            let placed = self.setup.count_kind(pt);
+            self.setup.hands[c.index()][pt.index()] += total.saturating_sub(placed);
         }
     }
 
@@ -246,12 +246,13 @@ impl Parser {
         }
         if !self.has_position {
             // No position statements: the standard start position.
-            let side = self.setup.side;
-            self.setup = Setup::from_position(&Position::startpos());
-            self.setup.side = side;
+            self.setup = Position::startpos().to_setup();
         }
-        let start =
-            self.setup.position().map_err(|why| CsaError { line, kind: CsaErrorKind::BadStartPosition(why) })?;
+        self.setup.side = self.side.unwrap_or(Color::Black);
+        let start = Position::from_setup(&self.setup).map_err(|e| CsaError {
+            line,
+            kind: CsaErrorKind::BadStartPosition(format!("bad start position ({}): {e}", self.setup.to_sfen())),
+        })?;
         let mut g = Game::new(start.clone());
         g.black = self.black.take();
         g.white = self.white.take();
@@ -356,6 +357,7 @@ fn has_statement(lines: &[&str]) -> bool {
 fn parse_at(lines: &[&str], from: usize) -> Result<(Option<Game>, usize), CsaError> {
     let mut p = Parser {
         setup: Setup::default(),
+        side: None,
         has_position: false,
         pos: None,
         game: None,

@@ -6,9 +6,9 @@
 //! (`▲７六歩    △３四歩`), so their origins come from the relative words. Only the main line
 //! is read: variations (`変化：`) come after it and are skipped.
 
-use super::{Game, Setup};
+use super::Game;
 use crate::analyze::notation::{self, NotationError, piece_from_char};
-use crate::shogi::{Color, PieceType, Position};
+use crate::shogi::{Color, Piece, PieceType, Position, Setup, Square};
 use std::fmt;
 
 /// Why a KIF or KI2 record could not be read; `line` counts from 1.
@@ -253,17 +253,19 @@ impl Header {
             if self.rows.len() != 9 {
                 return Err(bad(format!("board diagram has {} rows, not 9", self.rows.len())));
             }
-            let mut setup = Setup::default();
+            let mut setup = Setup { side: self.side.unwrap_or(Color::Black), ..Setup::default() };
             for (rank, row) in self.rows.iter().enumerate() {
                 for (file, cell) in row.iter().enumerate() {
-                    setup.board[file][rank] = *cell;
+                    if let Some((c, pt)) = *cell {
+                        setup.put(Square::from_file_rank(file as u8, rank as u8), Piece::new(c, pt));
+                    }
                 }
             }
             for c in Color::ALL {
                 setup.hands[c.index()] = self.hands[c.index()].unwrap_or_default();
             }
-            setup.side = self.side;
-            return setup.position().map_err(bad);
+            return Position::from_setup(&setup)
+                .map_err(|e| bad(format!("bad start position ({}): {e}", setup.to_sfen())));
         }
         match &self.handicap {
             None => Ok(Position::startpos()),

@@ -6,7 +6,7 @@ pub mod csa;
 pub mod kif;
 pub mod usi;
 
-use crate::shogi::{Color, Hand, Move, PieceType, Position, Square};
+use crate::shogi::{Move, Position};
 use std::fmt;
 
 /// Input format names for `--format`.
@@ -161,108 +161,9 @@ pub fn parse(text: &str, format: Option<Format>) -> Result<(Format, Input), Inpu
     Ok((format, input))
 }
 
-/// A board being set up by a record's diagram, turned into a position through SFEN so that
-/// the rules core validates it like any other start position.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Setup {
-    /// `[file index][rank index]`.
-    pub board: [[Option<(Color, PieceType)>; 9]; 9],
-    pub hands: [[u32; 8]; 2],
-    pub side: Option<Color>,
-}
-
-impl Setup {
-    pub fn from_position(p: &Position) -> Setup {
-        let mut s = Setup::default();
-        for sq in Square::all() {
-            let pc = p.piece_on(sq);
-            if !pc.is_empty() {
-                s.board[sq.file() as usize][sq.rank() as usize] = Some((pc.color(), pc.kind()));
-            }
-        }
-        for c in Color::ALL {
-            let h: Hand = p.hand(c);
-            for pt in PieceType::HAND {
-                s.hands[c.index()][pt.index()] = h.count(pt);
-            }
-        }
-        s.side = Some(p.side_to_move());
-        s
-    }
-
-    pub fn sfen(&self) -> String {
-        let mut s = String::new();
-        for rank in 0..9 {
-            let mut empty = 0;
-            for file in (0..9).rev() {
-                match self.board[file][rank] {
-                    None => empty += 1,
-                    Some((c, pt)) => {
-                        if empty > 0 {
-                            s += &empty.to_string();
-                            empty = 0;
-                        }
-                        if pt.is_promoted() {
-                            s.push('+');
-                        }
-                        let l = pt.letter();
-                        s.push(if c == Color::White { l.to_ascii_lowercase() } else { l });
-                    }
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            if rank < 8 {
-                s.push('/');
-            }
-        }
-        s.push_str(if self.side == Some(Color::White) { " w " } else { " b " });
-        let mut hand = String::new();
-        // SFEN's customary order: R B G S N L P, Black first.
-        let order = [
-            PieceType::Rook,
-            PieceType::Bishop,
-            PieceType::Gold,
-            PieceType::Silver,
-            PieceType::Knight,
-            PieceType::Lance,
-        ];
-        for c in Color::ALL {
-            for pt in order.iter().copied().chain([PieceType::Pawn]) {
-                let n = self.hands[c.index()][pt.index()];
-                if n > 0 {
-                    if n > 1 {
-                        hand += &n.to_string();
-                    }
-                    let l = pt.letter();
-                    hand.push(if c == Color::White { l.to_ascii_lowercase() } else { l });
-                }
-            }
-        }
-        s.push_str(if hand.is_empty() { "-" } else { &hand });
-        s.push_str(" 1");
-        s
-    }
-
-    pub fn position(&self) -> Result<Position, String> {
-        let sfen = self.sfen();
-        Position::from_sfen(&sfen).map_err(|e| format!("bad start position ({sfen}): {e}"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn setup_round_trips_the_start_position() {
-        let p = Position::startpos();
-        assert_eq!(Setup::from_position(&p).sfen(), p.to_sfen());
-        let s = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
-        let p = Position::from_sfen(s).unwrap();
-        assert_eq!(Setup::from_position(&p).sfen(), s);
-    }
 
     #[test]
     fn decodes_both_encodings() {
