@@ -1,19 +1,27 @@
 //! hayate: a USI shogi engine.
 //!
-//! - `shogi`: the rules (positions, move generation, notation); depends on nothing else.
-//! - `eval`: static evaluation.
-//! - `tt`: the shared transposition table.
-//! - `search`: iterative deepening, Lazy SMP threads, time management.
-//! - `tune`: self-play data and logistic-regression fitting of the evaluation weights.
-//! - `mate`: the mate (tsume) solver for `go mate`, and the mate-in-one probe.
-//! - `engine`: the facade the protocol layer drives.
-//! - `usi`: the protocol loop (all text I/O lives here and in the CLI).
-//! - `analyze`: scripted analysis of game records and position lists (`hayate analyze`).
+//! Layers, each using only those below it:
+//!
+//! 1. `shogi`: the rules (setups, positions, move generation, endings); depends on nothing
+//!    else. `memory`: the size limits and allocation error of the big tables.
+//! 2. `records`: game records and position lists (CSA, KIF, KI2, USI, SFEN lists).
+//! 3. `eval`: static evaluation.
+//! 4. `tt` (the shared transposition table), `mate` (the df-pn mate solver and the
+//!    mate-in-one probe).
+//! 5. `search`: iterative deepening, Lazy SMP threads, time management; never parses text.
+//! 6. `engine`: the facade: options declared once, the tables and their policy, and every
+//!    job (search, mate search, perft, bench, getting ready) on a thread of its own.
+//! 7. `usi` (the protocol loop), `analyze` (`hayate analyze`), `tune` (self-play and weight
+//!    fitting). All text I/O lives here and in `cli`.
+//! 8. `cli`: the subcommands, over everything else.
 
 pub mod analyze;
+pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod mate;
+pub mod memory;
+pub mod records;
 pub mod search;
 pub mod shogi;
 pub mod tt;

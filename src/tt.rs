@@ -2,13 +2,15 @@
 //!
 //! Each entry is two `AtomicU64`: the data word and `key ^ data`. A reader accepts an entry only
 //! when `stored_key ^ data == key`, so an entry torn by two racing writers (words from two
-//! different stores) fails the check and reads as a miss. No `unsafe`, no raw pointers.
-//! Moves read back are hints only: the search checks them with `Position::is_legal`.
+//! different stores) fails the check and reads as a miss. The only `unsafe` is the allocation
+//! of lazily zeroed memory (`ZeroedBuckets`) and the prefetch hint. Moves read back are hints
+//! only: the search checks them with `Position::is_legal`.
 
+use crate::eval::Value;
+pub use crate::memory::AllocError;
+use crate::memory::{MAX_TABLE_MIB, checked_table_mib};
 use crate::shogi::Move;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
-
-pub type Value = i32;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -161,64 +163,11 @@ impl Drop for ZeroedBuckets {
     }
 }
 
-/// Why a table could not be sized as asked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AllocError {
-    pub mib: usize,
-    /// The machine's memory (MiB) when the size was refused for exceeding it.
-    pub machine_mib: Option<usize>,
-}
-
-impl std::fmt::Display for AllocError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(f, "cannot allocate a {} MiB hash table", self.mib)?;
-        if let Some(m) = self.machine_mib {
-            write!(f, " (more than the {m} MiB of memory here)")?;
-        }
-        Ok(())
-    }
-}
-
-/// A table size (MiB, at least 1) that may be allocated: at most `TranspositionTable::MAX_MIB`
-/// and no more than the machine has. Checked before allocating, because an overcommitting
-/// system would grant the memory and kill the process when the table is first written.
-pub fn checked_table_mib(mib: usize) -> Result<usize, AllocError> {
-    let mib = mib.max(1);
-    if mib > TranspositionTable::MAX_MIB {
-        return Err(AllocError { mib, machine_mib: None });
-    }
-    match memory_limit_mib() {
-        Some(limit) if mib > limit => Err(AllocError { mib, machine_mib: Some(limit) }),
-        _ => Ok(mib),
-    }
-}
-
-/// Memory this process may use in MiB: the machine's total, or a smaller container (cgroup)
-/// limit. `None` where it cannot be read (not Linux).
-pub fn memory_limit_mib() -> Option<usize> {
-    fn read(path: &str) -> Option<String> {
-        std::fs::read_to_string(path).ok()
-    }
-    let total = read("/proc/meminfo").and_then(|s| {
-        let line = s.lines().find(|l| l.starts_with("MemTotal:"))?;
-        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kib / 1024)
-    });
-    // cgroup v2, then v1; "max" or an absurd v1 value means no limit.
-    let cgroup = read("/sys/fs/cgroup/memory.max")
-        .or_else(|| read("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .map(|b| b >> 20);
-    let mib = match (total, cgroup) {
-        (Some(t), Some(c)) => t.min(c),
-        (t, c) => t.or(c)?,
-    };
-    usize::try_from(mib).ok()
-}
-
 impl TranspositionTable {
     /// Largest size accepted (MiB); bigger requests are refused before trying.
-    pub const MAX_MIB: usize = 1 << 20;
+    pub const MAX_MIB: usize = MAX_TABLE_MIB;
+    /// The size used when the one asked for cannot be had (MiB).
+    pub const FALLBACK_MIB: usize = 16;
 
     /// A table of `mib` MiB (at least one bucket). Fails cleanly when memory is short, and
     /// refuses a size beyond the memory of the machine up front: with memory overcommit the
@@ -236,12 +185,25 @@ impl TranspositionTable {
     }
 
     pub fn clear(&self) {
-        for b in self.buckets.iter() {
-            for e in &b.entries {
-                e.check.store(0, Ordering::Relaxed);
-                e.data.store(0, Ordering::Relaxed);
+        self.clear_with_threads(1);
+    }
+
+    /// Empties the table, `threads` threads writing one part each. Writing every page also
+    /// brings fresh, lazily zeroed memory in, so that the first search does not pay for it.
+    pub fn clear_with_threads(&self, threads: usize) {
+        let chunk = self.buckets.len().div_ceil(threads.max(1)).max(1);
+        std::thread::scope(|s| {
+            for part in self.buckets.chunks(chunk) {
+                s.spawn(move || {
+                    for b in part {
+                        for e in &b.entries {
+                            e.check.store(0, Ordering::Relaxed);
+                            e.data.store(0, Ordering::Relaxed);
+                        }
+                    }
+                });
             }
-        }
+        });
         self.generation.store(0, Ordering::Relaxed);
     }
 
@@ -375,7 +337,7 @@ mod tests {
     #[test]
     fn refuses_absurd_sizes() {
         assert!(TranspositionTable::new(TranspositionTable::MAX_MIB + 1).is_err());
-        if let Some(limit) = memory_limit_mib() {
+        if let Some(limit) = crate::memory::memory_limit_mib() {
             let e = TranspositionTable::new(limit + 1).err().expect("beyond memory is refused");
             assert_eq!(e.machine_mib, Some(limit));
         }

@@ -280,8 +280,8 @@ fn bad_input_and_options_exit_2_with_a_message() {
         (vec![], b"V2\nPI\n+\n+7776FU\n-3334FU\n+2255KA\n".to_vec(), "line 6: illegal move '+2255KA'"),
         (vec![], b"position startpos moves 7g7f 7f7e\n".to_vec(), "move 2 ('7f7e')"),
         (vec!["--format".into(), "csa".into()], b"position startpos\n".to_vec(), "line 1"),
-        (vec!["--depth".into(), "0".into()], b"startpos\n".to_vec(), "--depth must be"),
-        (vec!["--multipv".into(), "0".into()], b"startpos\n".to_vec(), "--multipv must be"),
+        (vec!["--depth".into(), "0".into()], b"startpos\n".to_vec(), "0 is not in 1..=230"),
+        (vec!["--multipv".into(), "0".into()], b"startpos\n".to_vec(), "0 is not in 1..=600"),
         (vec!["--rule".into(), "Nope".into()], b"startpos\n".to_vec(), "Nope"),
         (vec![], vec![0x81, 0x20, 0xFF, 0xFE], "neither UTF-8 nor Shift_JIS"),
     ];

@@ -3,10 +3,11 @@
 //! accepted round-trips and gives a consistent position). The whole protocol loop also runs
 //! in-process over random scripts.
 
+use hayate::engine::EngineOptions;
+use hayate::engine::options::OPTIONS;
 use hayate::shogi::{MoveList, Position, generate_legal};
 use hayate::usi::command::{self, Command};
 use hayate::usi::input::{InputLine, LineReader};
-use hayate::usi::options::{OPTIONS, parse_option};
 use proptest::prelude::*;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -156,7 +157,7 @@ fn exercise(line: &str) -> Result<(), TestCaseError> {
             }
         }
         Ok(Command::SetOption { name, value }) => {
-            let _ = parse_option(&name, value.as_deref());
+            let _ = EngineOptions::default().set(&name, value.as_deref());
         }
         Ok(_) => {}
         Err(e) => {
@@ -219,10 +220,11 @@ proptest! {
     #[test]
     fn option_values_never_panic(i in 0..OPTIONS.len() + 1, value in proptest::option::of(any::<String>())) {
         let name = OPTIONS.get(i).map_or("NoSuchOption", |o| o.name);
-        if let Ok(p) = parse_option(name, value.as_deref()) {
-            let mut o = hayate::engine::EngineOptions::default();
-            p.setting.apply(&mut o);
+        let mut o = EngineOptions::default();
+        if o.set(name, value.as_deref()).is_ok() {
             prop_assert!(o.threads >= 1 && o.multipv >= 1 && o.hash_mib >= 1);
+        } else {
+            prop_assert_eq!(o, EngineOptions::default());
         }
     }
 
@@ -351,7 +353,7 @@ proptest! {
     /// list or a typed error, whatever the format it is forced to read them as.
     #[test]
     fn damaged_game_records_never_panic(bytes in damaged_record()) {
-        use hayate::analyze::formats::{self, Format, Input};
+        use hayate::records::{self as formats, Format, Input};
         let Ok(text) = formats::decode(&bytes) else { return Ok(()) };
         for format in [None, Some(Format::Kif), Some(Format::Ki2), Some(Format::Csa), Some(Format::Usi), Some(Format::Sfen)] {
             if let Ok((_, input)) = formats::parse(&text, format) {

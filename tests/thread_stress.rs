@@ -3,7 +3,8 @@
 //! while other threads flip the stop and ponderhit flags at random moments; every bestmove and
 //! ponder move must be legal.
 
-use hayate::search::{self, BestMove, Control, Limits, Reporter, SearchConfig, SearchInfo, SearchJob};
+use hayate::engine::EngineOptions;
+use hayate::search::{self, BestMove, Control, Limits, Reporter, SearchInfo, SearchJob};
 use hayate::shogi::Position;
 use hayate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -131,7 +132,7 @@ fn four_threads_tiny_hash_with_racing_flags() {
         let job = SearchJob {
             root: pos.clone(),
             limits: limits.clone(),
-            config: SearchConfig { threads: 4, ..Default::default() },
+            config: EngineOptions { threads: 4, ..Default::default() }.search_config(),
             tt: tt.clone(),
             control: control.clone(),
             threads: Vec::new(),

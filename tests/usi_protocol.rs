@@ -315,3 +315,69 @@ fn go_mate_is_answered_in_standard_form() {
     let last = l.last().unwrap();
     assert_eq!(last, "checkmate G*5b");
 }
+
+/// Every option of the `usi` answer round-trips through `setoption`: its default, minimum and
+/// maximum (spin), both values (check) and every choice (combo) are taken without a message;
+/// one past either end of a spin is clamped with a warning naming the option; a misspelt name
+/// is an error naming it, never another option.
+#[test]
+fn every_option_round_trips() {
+    let _cpu = common::shared();
+    let mut e = Engine::start();
+    e.send("usi");
+    let lines = e.until("usiok", T);
+    // Messages of what was sent since the last sync; USI_Hash goes back to 16 MiB before each
+    // `isready`, so that its maximum is never allocated.
+    let sync = |e: &mut Engine| {
+        e.send("setoption name USI_Hash value 16");
+        e.send("isready");
+        let mut r = e.until("readyok", T);
+        r.pop();
+        r
+    };
+    let mut checked = 0;
+    for l in lines.iter().filter(|l| l.starts_with("option name ")) {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let name = words[2];
+        let field = |key: &str| words.iter().position(|w| *w == key).map(|i| words[i + 1]);
+        match field("type") {
+            Some("spin") => {
+                let (default, min, max) = (field("default").unwrap(), field("min").unwrap(), field("max").unwrap());
+                for v in [default, min, max] {
+                    e.send(&format!("setoption name {name} value {v}"));
+                    assert_eq!(sync(&mut e), Vec::<String>::new(), "{name} {v}");
+                }
+                let over = max.parse::<i128>().unwrap() + 1;
+                e.send(&format!("setoption name {name} value {over}"));
+                let want = format!("info string warning: option {name} value {over} clamped to {max}");
+                assert_eq!(sync(&mut e), vec![want]);
+                let under = min.parse::<i128>().unwrap() - 1;
+                e.send(&format!("setoption name {name} value {under}"));
+                let want = format!("info string warning: option {name} value {under} clamped to {min}");
+                assert_eq!(sync(&mut e), vec![want]);
+                e.send(&format!("setoption name {name} value {default}"));
+            }
+            Some("check") => {
+                for v in ["true", "false", field("default").unwrap()] {
+                    e.send(&format!("setoption name {name} value {v}"));
+                }
+                assert_eq!(sync(&mut e), Vec::<String>::new(), "{name}");
+            }
+            Some("combo") => {
+                let vars: Vec<&str> =
+                    words.iter().enumerate().filter(|(_, w)| **w == "var").map(|(i, _)| words[i + 1]).collect();
+                assert!(vars.len() >= 2, "{l}");
+                for v in vars.iter().chain([&field("default").unwrap()]) {
+                    e.send(&format!("setoption name {name} value {v}"));
+                }
+                assert_eq!(sync(&mut e), Vec::<String>::new(), "{name}");
+            }
+            other => panic!("unexpected type {other:?} in {l}"),
+        }
+        let misspelt = format!("{}_", &name[..name.len() - 1]);
+        e.send(&format!("setoption name {misspelt} value 1"));
+        assert_eq!(sync(&mut e), vec![format!("info string error: unknown option '{misspelt}'")]);
+        checked += 1;
+    }
+    assert!(checked >= 11, "{checked} options");
+}

@@ -1,13 +1,12 @@
 //! Runs the engine's search on one position after another, the way USI mode runs a `go`
 //! with the same options, and keeps the last report of every MultiPV line.
 
-use crate::engine::EngineOptions;
+use crate::engine::options::RESIGN_VALUE;
+use crate::engine::{Engine, EngineOptions};
 use crate::eval::Value;
-use crate::search::{
-    self, BestMove, Control, Limits, Reporter, Score, SearchConfig, SearchInfo, SearchJob, ThreadData,
-};
+use crate::search::{BestMove, Limits, Reporter, Score, SearchInfo};
 use crate::shogi::{Move, MoveList, Position, movegen};
-use crate::tt::{AllocError, Bound, TranspositionTable};
+use crate::tt::Bound;
 use parking_lot::Mutex;
 use std::sync::Arc;
 use std::time::Instant;
@@ -62,48 +61,33 @@ impl Reporter for Collector {
     fn message(&self, _: &str) {}
 }
 
-/// The search with its tables, kept from one position to the next like in a USI session.
+/// The engine, whose tables are kept from one position to the next like in a USI session.
 pub struct Analyzer {
-    tt: Arc<TranspositionTable>,
-    config: SearchConfig,
+    engine: Engine,
     limits: Limits,
-    threads: Vec<ThreadData>,
 }
 
 impl Analyzer {
-    /// Allocates the hash table of `options.hash_mib`.
-    pub fn new(options: &EngineOptions, limits: Limits) -> Result<Analyzer, AllocError> {
-        let tt = Arc::new(TranspositionTable::new(options.hash_mib)?);
-        let mut config = options.search_config();
-        // An analysis always wants the best move, however lost the position is.
-        config.resign_value = SearchConfig::default().resign_value;
-        Ok(Analyzer { tt, config, limits, threads: Vec::new() })
+    pub fn new(options: &EngineOptions, limits: Limits) -> Analyzer {
+        let mut options = options.clone();
+        // An analysis always wants the best move, however lost the position is: scores stay
+        // within the mate range, far from the largest resign value.
+        options.resign_value = RESIGN_VALUE.range().1 as i32;
+        Analyzer { engine: Engine::with_options(options), limits }
     }
 
     pub fn analyse(&mut self, pos: &Position) -> Analysis {
         let start = Instant::now();
         let mut list = MoveList::new();
         movegen::generate_legal(pos, &mut list);
-        if list.is_empty() && !pos.can_declare_win(self.config.entering_king_rule) {
+        if list.is_empty() && !pos.can_declare_win(self.engine.options.entering_king_rule) {
             let outcome = Outcome::NoLegalMoves { in_check: pos.in_check() };
             return Analysis { outcome, nodes: 0, time_ms: 0, depth: 0, seldepth: 0 };
         }
-        let collector = Collector::default();
-        let job = SearchJob {
-            root: pos.clone(),
-            limits: self.limits.clone(),
-            config: self.config.clone(),
-            tt: self.tt.clone(),
-            control: Control::new(),
-            threads: std::mem::take(&mut self.threads),
-            start: std::time::Instant::now(),
-        };
-        let result = search::run(job, &collector);
-        self.threads = result.threads;
+        let collector = Arc::new(Collector::default());
+        let result = self.engine.search(pos.clone(), self.limits.clone(), collector.clone());
         let time_ms = start.elapsed().as_millis() as u64;
-        let lines: Vec<Line> = collector
-            .lines
-            .into_inner()
+        let lines: Vec<Line> = std::mem::take(&mut *collector.lines.lock())
             .into_iter()
             .flatten()
             .filter(|i| !i.pv.is_empty())

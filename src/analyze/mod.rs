@@ -1,28 +1,22 @@
 //! `hayate analyze`: scripted analysis of a game record or a list of positions.
 //!
 //! The input (KIF, KI2, CSA, a USI `position` line, or SFEN lines; UTF-8 or Shift_JIS) is read
-//! by `formats`; every position is searched by `engine` with the options of USI mode; `report`
-//! writes one JSON line (or text row) per position and a summary, judging played moves; `plot`
-//! draws the evaluation graph. `notation` gives moves in Japanese for readability.
+//! by `crate::records`; every position is searched by `engine` with the options of USI mode;
+//! `report` writes one JSON line (or text row) per position and a summary, judging played
+//! moves; `plot` draws the evaluation graph. The command line is read by the `cli` module.
 
 pub mod engine;
-pub mod formats;
-pub mod notation;
 pub mod plot;
 pub mod report;
 
 use crate::engine::EngineOptions;
-use crate::search::{Limits, MAX_PLY};
-use crate::shogi::{EnteringKingRule, Position};
-use formats::{Format, Input, InputError};
+use crate::records::{self, Format, Input, InputError};
+use crate::search::Limits;
+use crate::shogi::Position;
 use report::{LimitsRecord, PositionRecord, SummaryRecord, Thresholds};
 use std::fmt;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
-
-/// Thinking time per position when no limit is given (ms).
-pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputKind {
@@ -32,44 +26,20 @@ pub enum OutputKind {
     Text,
 }
 
-/// Options of `hayate analyze`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct AnalyzeArgs {
-    /// Game record or position list to read; `-` or none reads standard input.
+/// What to analyse and how.
+#[derive(Clone, Debug)]
+pub struct AnalyzeSettings {
+    /// The record or position list; `None` reads standard input.
     pub input: Option<PathBuf>,
-    /// Input format (default: detected). `usi` is one `position` line with moves (a game);
-    /// `sfen` is one SFEN or `position` line per position.
-    #[arg(long, value_enum)]
+    /// `None`: detected from the content.
     pub format: Option<Format>,
-    /// Search depth per position.
-    #[arg(long)]
-    pub depth: Option<i32>,
-    /// Nodes per position.
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Milliseconds per position (the default, 1000, when no limit is given).
-    #[arg(long)]
-    pub movetime: Option<u64>,
-    /// Number of best lines to report per position.
-    #[arg(long, default_value_t = 1)]
-    pub multipv: usize,
-    /// Search threads.
-    #[arg(long, default_value_t = EngineOptions::default().threads)]
-    pub threads: usize,
-    /// Hash table size (MiB).
-    #[arg(long, default_value_t = EngineOptions::default().hash_mib)]
-    pub hash: usize,
-    /// Entering-king rule: NoEnteringKing, CSARule24, CSARule24H, CSARule27, CSARule27H, TryRule.
-    #[arg(long, default_value = "CSARule27")]
-    pub rule: String,
-    /// Output: JSON lines or a text table.
-    #[arg(long, value_enum, default_value = "json")]
+    pub options: EngineOptions,
+    /// Per position.
+    pub limits: Limits,
     pub output: OutputKind,
-    /// Also write an evaluation graph (SVG) to this file.
-    #[arg(long, value_name = "FILE.svg")]
+    /// Also write an evaluation graph (SVG) here.
     pub plot: Option<PathBuf>,
-    /// No progress bar (it is only drawn when stderr is a terminal anyway).
-    #[arg(long)]
+    /// No progress bar.
     pub quiet: bool,
 }
 
@@ -79,7 +49,6 @@ pub enum AnalyzeError {
     Usage(String),
     Read { name: String, err: std::io::Error },
     Input { name: String, err: InputError },
-    Hash(String),
     Write(std::io::Error),
     Plot { path: PathBuf, err: std::io::Error },
 }
@@ -90,7 +59,6 @@ impl fmt::Display for AnalyzeError {
             AnalyzeError::Usage(s) => write!(f, "{s}"),
             AnalyzeError::Read { name, err } => write!(f, "cannot read {name}: {err}"),
             AnalyzeError::Input { name, err } => write!(f, "{name}: {err}"),
-            AnalyzeError::Hash(s) => write!(f, "hash table: {s}"),
             AnalyzeError::Write(e) => write!(f, "writing the output: {e}"),
             AnalyzeError::Plot { path, err } => write!(f, "cannot write {}: {err}", path.display()),
         }
@@ -99,56 +67,9 @@ impl fmt::Display for AnalyzeError {
 
 impl std::error::Error for AnalyzeError {}
 
-/// Entry point of the subcommand: errors go to stderr with exit status 2.
-pub fn main(args: AnalyzeArgs) -> ExitCode {
-    match run(&args, &mut std::io::stdout().lock()) {
-        Ok(()) => ExitCode::SUCCESS,
-        // A reader that went away (`| head`) is not an error worth a message.
-        Err(AnalyzeError::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-/// Engine options and limits from the arguments, checked against the USI option ranges.
-fn settings(args: &AnalyzeArgs) -> Result<(EngineOptions, Limits), AnalyzeError> {
-    let usage = |s: String| Err(AnalyzeError::Usage(s));
-    let max_depth = MAX_PLY as i32 - 10;
-    if args.depth.is_some_and(|d| !(1..=max_depth).contains(&d)) {
-        return usage(format!("--depth must be 1..={max_depth}"));
-    }
-    if args.nodes == Some(0) || args.movetime == Some(0) {
-        return usage("--nodes and --movetime must be positive".into());
-    }
-    if !(1..=600).contains(&args.multipv) {
-        return usage("--multipv must be 1..=600".into());
-    }
-    if !(1..=256).contains(&args.threads) {
-        return usage("--threads must be 1..=256".into());
-    }
-    if !(1..=1 << 20).contains(&args.hash) {
-        return usage("--hash must be 1..=1048576 (MiB)".into());
-    }
-    let rule = args.rule.parse::<EnteringKingRule>().map_err(|e| AnalyzeError::Usage(e.to_string()))?;
-    let options = EngineOptions {
-        hash_mib: args.hash,
-        threads: args.threads,
-        multipv: args.multipv,
-        entering_king_rule: rule,
-        ..EngineOptions::default()
-    };
-    let mut limits = Limits { depth: args.depth, nodes: args.nodes, movetime: args.movetime, ..Default::default() };
-    if !limits.has_fixed_limit() {
-        limits.movetime = Some(DEFAULT_MOVETIME_MS);
-    }
-    Ok((options, limits))
-}
-
-fn read_input(args: &AnalyzeArgs) -> Result<(String, Vec<u8>), AnalyzeError> {
+fn read_input(args: &AnalyzeSettings) -> Result<(String, Vec<u8>), AnalyzeError> {
     let mut bytes = Vec::new();
-    match args.input.as_ref().filter(|p| p.as_os_str() != "-") {
+    match args.input.as_ref() {
         Some(path) => {
             let name = path.display().to_string();
             bytes = std::fs::read(path).map_err(|err| AnalyzeError::Read { name: name.clone(), err })?;
@@ -207,13 +128,12 @@ fn progress_bar(len: usize, quiet: bool) -> indicatif::ProgressBar {
 }
 
 /// Runs the analysis described by `args`, writing records to `out`.
-pub fn run(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), AnalyzeError> {
-    let (options, limits) = settings(args)?;
+pub fn run(args: &AnalyzeSettings, out: &mut dyn Write) -> Result<(), AnalyzeError> {
+    let (options, limits) = (&args.options, &args.limits);
     let (name, bytes) = read_input(args)?;
-    let text = formats::decode(&bytes).map_err(|err| AnalyzeError::Input { name: name.clone(), err })?;
-    let (format, input) = formats::parse(&text, args.format).map_err(|err| AnalyzeError::Input { name, err })?;
-    let mut analyzer =
-        engine::Analyzer::new(&options, limits.clone()).map_err(|e| AnalyzeError::Hash(e.to_string()))?;
+    let text = records::decode(&bytes).map_err(|err| AnalyzeError::Input { name: name.clone(), err })?;
+    let (format, input) = records::parse(&text, args.format).map_err(|err| AnalyzeError::Input { name, err })?;
+    let mut analyzer = engine::Analyzer::new(options, limits.clone());
 
     // The positions to analyse; for a game, each before its move and the final one.
     let (positions, moves, game) = match &input {
@@ -325,7 +245,7 @@ fn plot_marks(records: &[PositionRecord]) -> Vec<plot::Mark> {
 }
 
 /// The positions a game goes through: the start, then one after each move.
-fn game_positions(g: &formats::Game) -> Vec<Position> {
+fn game_positions(g: &records::Game) -> Vec<Position> {
     let mut p = g.start.clone();
     let mut out = vec![p.clone()];
     for &m in &g.moves {

@@ -10,7 +10,7 @@
 //! scores of the best move and the played move.
 
 use super::engine::{Analysis, Line, Outcome};
-use super::notation::{line_ja, move_ja};
+use crate::records::notation::{line_ja, move_ja};
 use crate::search::Score;
 use crate::shogi::{Color, Move, Position};
 use serde::Serialize;

@@ -23,8 +23,8 @@ mod table;
 pub use checks::generate_checks;
 pub use mate1::mate_in_one;
 
+use crate::memory::AllocError;
 use crate::shogi::{Move, Position};
-use crate::tt::AllocError;
 use dfpn::{Budget, Dfpn};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -101,6 +101,20 @@ pub struct MateReport {
     pub first_mate: Option<(u16, u64)>,
     /// Permille of the table in use at the end (USI `hashfull`).
     pub hashfull: usize,
+}
+
+impl MateReport {
+    /// The report of a mate search that could not run.
+    pub fn timeout() -> MateReport {
+        MateReport {
+            answer: MateAnswer::Timeout,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            shortest: false,
+            first_mate: None,
+            hashfull: 0,
+        }
+    }
 }
 
 /// A mate solver with its table, kept between searches.

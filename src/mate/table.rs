@@ -14,8 +14,8 @@
 //! length; an attacker holding at most the pieces of a disproven position does not mate within
 //! that length either.
 
+use crate::memory::AllocError;
 use crate::shogi::Hand;
-use crate::tt::AllocError;
 
 /// `disproof_depth` of a position with no mate at any length.
 pub const INFINITE_DEPTH: u16 = u16::MAX;
@@ -66,7 +66,7 @@ pub struct MateTable {
 impl MateTable {
     /// A table of `mib` MiB (at least one bucket). Fails cleanly when memory is short.
     pub fn new(mib: usize) -> Result<MateTable, AllocError> {
-        let mib = crate::tt::checked_table_mib(mib)?;
+        let mib = crate::memory::checked_table_mib(mib)?;
         let buckets = ((mib << 20) / (std::mem::size_of::<Entry>() * BUCKET)).max(1);
         let mut entries: Vec<Entry> = Vec::new();
         entries.try_reserve_exact(buckets * BUCKET).map_err(|_| AllocError { mib, machine_mib: None })?;

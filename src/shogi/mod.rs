@@ -14,7 +14,7 @@ mod zobrist;
 
 pub use movegen::{MoveList, generate_legal, perft};
 pub use position::Position;
-pub use rules::{Declaration, EnteringKingRule, RepetitionKind};
+pub use rules::{Declaration, EnteringKingRule, JudgeOptions, Referee, RepetitionKind, Verdict};
 pub use setup::{Setup, SetupError};
 pub use sfen::{MoveError, STARTPOS, SfenError};
 pub use types::{Color, Hand, Move, Piece, PieceType, Square};

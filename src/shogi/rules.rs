@@ -10,7 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Impasse rules (names as in YaneuraOu's option of the same name).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum EnteringKingRule {
     NoEnteringKing,
     /// 31 points to win.
@@ -18,7 +18,6 @@ pub enum EnteringKingRule {
     /// 31+ points win, 24..=30 draw.
     CSARule24H,
     /// 28 (Black) / 27 (White) points to win: floodgate and the CSA tournaments.
-    #[default]
     CSARule27,
     /// 28/27 points win, 24 up to the win threshold draw.
     CSARule27H,
@@ -27,6 +26,9 @@ pub enum EnteringKingRule {
 }
 
 impl EnteringKingRule {
+    /// The rule of floodgate and the CSA tournaments.
+    pub const DEFAULT: EnteringKingRule = EnteringKingRule::CSARule27;
+
     pub const ALL: [EnteringKingRule; 6] = [
         EnteringKingRule::NoEnteringKing,
         EnteringKingRule::CSARule24,
@@ -36,7 +38,7 @@ impl EnteringKingRule {
         EnteringKingRule::TryRule,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             EnteringKingRule::NoEnteringKing => "NoEnteringKing",
             EnteringKingRule::CSARule24 => "CSARule24",
@@ -45,6 +47,12 @@ impl EnteringKingRule {
             EnteringKingRule::CSARule27H => "CSARule27H",
             EnteringKingRule::TryRule => "TryRule",
         }
+    }
+}
+
+impl Default for EnteringKingRule {
+    fn default() -> Self {
+        EnteringKingRule::DEFAULT
     }
 }
 
@@ -316,15 +324,84 @@ pub struct JudgeOptions {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JudgeInputError(pub String);
 
+/// Follows a game move by move and says when it has ended: the fourth occurrence of a position
+/// (sennichite, or perpetual check), no legal move, the try rule, the move limit. The one
+/// repetition count of the project (the referee, self-play and record analysis use it).
+pub struct Referee {
+    opts: JudgeOptions,
+    /// Occurrences per position key, and the ply of the first occurrence.
+    seen: std::collections::HashMap<u64, (u32, usize)>,
+    ply: usize,
+}
+
+impl Referee {
+    /// A referee for a game from `start` (whose history does not count).
+    pub fn new(start: &Position, opts: JudgeOptions) -> Referee {
+        let mut seen = std::collections::HashMap::new();
+        seen.insert(start.key(), (1, 0));
+        Referee { opts, seen, ply: 0 }
+    }
+
+    /// The ending of a position in which the side to move has no legal move (checked at the
+    /// start of a game; `after_move` checks it after every move).
+    pub fn without_moves(pos: &Position) -> Option<Verdict> {
+        terminal_without_moves(pos)
+    }
+
+    /// The ending that the last move reached in `pos`, if any.
+    pub fn after_move(&mut self, pos: &Position) -> Option<Verdict> {
+        self.ply += 1;
+        let entry = self.seen.entry(pos.key()).or_insert((0, self.ply));
+        entry.0 += 1;
+        if entry.0 >= 4 {
+            return Some(match pos.repetition_kind(self.ply - entry.1) {
+                RepetitionKind::Draw => Verdict::DrawRepetition,
+                RepetitionKind::LossForSideToMove => Verdict::LossPerpetualCheck,
+                RepetitionKind::WinForSideToMove => Verdict::WinPerpetualCheck,
+            });
+        }
+        if let Some(v) = terminal_without_moves(pos) {
+            return Some(v);
+        }
+        if self.opts.rule == EnteringKingRule::TryRule {
+            let mover = !pos.side_to_move();
+            if pos.king_square(mover) == try_square(mover) {
+                return Some(Verdict::LossTry);
+            }
+        }
+        if self.opts.max_moves > 0 && pos.game_ply().saturating_sub(1) >= self.opts.max_moves {
+            return Some(Verdict::DrawMaxMoves);
+        }
+        None
+    }
+}
+
+impl Verdict {
+    /// Who won, for a game that ended with `side_to_move` to move: `Some(None)` for a draw,
+    /// `None` while the game goes on.
+    pub fn winner(&self, side_to_move: Color) -> Option<Option<Color>> {
+        Some(match self {
+            Verdict::Ongoing => return None,
+            Verdict::DrawRepetition | Verdict::DrawDeclaration | Verdict::DrawMaxMoves => None,
+            Verdict::WinPerpetualCheck | Verdict::WinDeclaration => Some(side_to_move),
+            Verdict::LossCheckmate
+            | Verdict::LossNoLegalMoves
+            | Verdict::LossPerpetualCheck
+            | Verdict::LossInvalidDeclaration
+            | Verdict::LossTry => Some(!side_to_move),
+            // The illegal move was the side to move's (judge reports it before playing it).
+            Verdict::IllegalMove { .. } => Some(!side_to_move),
+        })
+    }
+}
+
 /// Replays `moves` from `start` and returns the first ending reached (later moves are not
 /// looked at), or the state after the last move. Unparsable move text is an input error;
 /// a well-formed move that breaks a rule is `IllegalMove`.
 pub fn judge(start: &Position, moves: &[String], opts: JudgeOptions) -> Result<Verdict, JudgeInputError> {
     let mut pos = start.clone();
     pos.forget_history();
-    // Occurrences per position key, and the history index of the first occurrence.
-    let mut seen: std::collections::HashMap<u64, (u32, usize)> = std::collections::HashMap::new();
-    seen.insert(pos.key(), (1, 0));
+    let mut referee = Referee::new(&pos, opts);
     if let Some(v) = terminal_without_moves(&pos) {
         return Ok(v);
     }
@@ -334,27 +411,8 @@ pub fn judge(start: &Position, moves: &[String], opts: JudgeOptions) -> Result<V
             return Ok(Verdict::IllegalMove { ply: i, mv: text.clone(), reason: reason.to_string() });
         }
         pos.do_move(m);
-        let index = i + 1;
-        let entry = seen.entry(pos.key()).or_insert((0, index));
-        entry.0 += 1;
-        if entry.0 >= 4 {
-            return Ok(match pos.repetition_kind(index - entry.1) {
-                RepetitionKind::Draw => Verdict::DrawRepetition,
-                RepetitionKind::LossForSideToMove => Verdict::LossPerpetualCheck,
-                RepetitionKind::WinForSideToMove => Verdict::WinPerpetualCheck,
-            });
-        }
-        if let Some(v) = terminal_without_moves(&pos) {
+        if let Some(v) = referee.after_move(&pos) {
             return Ok(v);
-        }
-        if opts.rule == EnteringKingRule::TryRule {
-            let mover = !pos.side_to_move();
-            if pos.king_square(mover) == try_square(mover) {
-                return Ok(Verdict::LossTry);
-            }
-        }
-        if opts.max_moves > 0 && pos.game_ply().saturating_sub(1) >= opts.max_moves {
-            return Ok(Verdict::DrawMaxMoves);
         }
     }
     if opts.declare {

@@ -11,9 +11,9 @@
 pub mod selfplay;
 pub mod train;
 
-use crate::analyze::formats::{Game, csa};
 use crate::eval::features::{self, NUM_FEATURES, REL};
 use crate::eval::{HAND_VALUE, PIECE_VALUE};
+use crate::records::{Game, csa};
 use crate::shogi::Color;
 use crate::shogi::PieceType;
 
@@ -100,7 +100,7 @@ pub fn samples_from_csa_files<P: AsRef<std::path::Path>>(
     for path in paths {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let text = crate::analyze::formats::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::records::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         let (s, games) = samples_from_csa(&text, skip_plies, scorer).map_err(|e| format!("{}: {e}", path.display()))?;
         log(&format!("{}: {games} games, {} positions", path.display(), s.len()));
         samples.extend(s);
@@ -182,6 +182,7 @@ mod tests {
             random_plies: 8,
             max_plies: 80,
             min_record_ply: 4,
+            hash_mib: 4,
         };
         let mut buf: Vec<u8> = Vec::new();
         let (_, positions) = selfplay::run(&opts, &mut buf).unwrap();

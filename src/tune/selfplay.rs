@@ -5,11 +5,9 @@
 //! `game  ply  sfen  score  result` with `score` the search score (centipawns, side to move)
 //! and `result` 1 / 0.5 / 0 for a win / draw / loss of the side to move.
 
-use crate::search::{
-    self, BestMove, Control, Limits, NullReporter, Reporter, Score, SearchConfig, SearchInfo, SearchJob,
-};
-use crate::shogi::{Color, Move, Position, RepetitionKind};
-use crate::tt::TranspositionTable;
+use crate::engine::{Engine, EngineOptions, options::RESIGN_VALUE};
+use crate::search::{BestMove, Limits, NullReporter, Reporter, Score, SearchInfo};
+use crate::shogi::{Color, JudgeOptions, Move, Position, Referee};
 use parking_lot::Mutex;
 use std::io::Write;
 use std::sync::Arc;
@@ -26,6 +24,8 @@ pub struct SelfPlayOptions {
     pub max_plies: u32,
     /// Positions before this ply are not recorded (openings are not what the tuner should fit).
     pub min_record_ply: u32,
+    /// Table size of each game's engine (MiB).
+    pub hash_mib: usize,
 }
 
 impl Default for SelfPlayOptions {
@@ -38,6 +38,7 @@ impl Default for SelfPlayOptions {
             random_plies: 12,
             max_plies: 320,
             min_record_ply: 12,
+            hash_mib: 16,
         }
     }
 }
@@ -84,27 +85,18 @@ struct Record {
 }
 
 /// Plays one game; returns the records and the winner (None = draw).
-fn play_game(opts: &SelfPlayOptions, rng: &mut Rng, tt: &Arc<TranspositionTable>) -> (Vec<Record>, Option<Color>) {
+fn play_game(opts: &SelfPlayOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec<Record>, Option<Color>) {
     let mut pos = Position::startpos();
-    let mut threads = Vec::new();
     let mut records = Vec::new();
-    let mut seen: std::collections::HashMap<u64, (u32, usize)> = std::collections::HashMap::new();
-    seen.insert(pos.key(), (1, 0));
-    tt.clear();
+    let mut referee = Referee::new(&pos, JudgeOptions::default());
+    let _ = engine.new_game(Box::new(|| {}));
     for ply in 0..opts.max_plies {
         let random = ply < opts.random_plies;
-        let lines = Lines::default();
-        let job = SearchJob {
-            root: pos.clone(),
-            limits: Limits { nodes: Some(if random { opts.nodes / 2 } else { opts.nodes }), ..Default::default() },
-            config: SearchConfig { multipv: if random { 4 } else { 1 }, ..Default::default() },
-            tt: tt.clone(),
-            control: Control::new(),
-            threads: std::mem::take(&mut threads),
-            start: std::time::Instant::now(),
-        };
-        let result = if random { search::run(job, &lines) } else { search::run(job, &NullReporter) };
-        threads = result.threads;
+        engine.options.multipv = if random { 4 } else { 1 };
+        let lines = Arc::new(Lines::default());
+        let reporter: Arc<dyn Reporter> = if random { lines.clone() } else { Arc::new(NullReporter) };
+        let limits = Limits { nodes: Some(if random { opts.nodes / 2 } else { opts.nodes }), ..Default::default() };
+        let result = engine.search(pos.clone(), limits, reporter);
         let us = pos.side_to_move();
         let (mut mv, score) = match result.best {
             BestMove::Resign => return (records, Some(!us)),
@@ -131,16 +123,8 @@ fn play_game(opts: &SelfPlayOptions, rng: &mut Rng, tt: &Arc<TranspositionTable>
             records.push(Record { ply, sfen: pos.to_sfen(), score, side: us });
         }
         pos.do_move(mv);
-        let index = ply as usize + 1;
-        let e = seen.entry(pos.key()).or_insert((0, index));
-        e.0 += 1;
-        if e.0 >= 4 {
-            let mover = !pos.side_to_move();
-            return match pos.repetition_kind(index - e.1) {
-                RepetitionKind::Draw => (records, None),
-                RepetitionKind::LossForSideToMove => (records, Some(mover)),
-                RepetitionKind::WinForSideToMove => (records, Some(!mover)),
-            };
+        if let Some(winner) = referee.after_move(&pos).and_then(|v| v.winner(pos.side_to_move())) {
+            return (records, winner);
         }
     }
     (records, None)
@@ -157,14 +141,20 @@ pub fn run(opts: &SelfPlayOptions, out: &mut (dyn Write + Send)) -> std::io::Res
         for t in 0..opts.threads.max(1) {
             let (next_game, positions, out, error) = (&next_game, &positions, &out, &error);
             s.spawn(move || {
-                let tt = Arc::new(TranspositionTable::new(16).expect("16 MiB"));
+                let options = EngineOptions {
+                    hash_mib: opts.hash_mib,
+                    // Self-play wants every game played out (clear results are adjudicated).
+                    resign_value: RESIGN_VALUE.range().1 as i32,
+                    ..EngineOptions::default()
+                };
+                let mut engine = Engine::with_options(options);
                 loop {
                     let g = next_game.fetch_add(1, Ordering::Relaxed);
                     if g >= opts.games || error.lock().is_some() {
                         break;
                     }
                     let mut rng = Rng(opts.seed ^ (g.wrapping_mul(0x9e37_79b9) + t as u64));
-                    let (records, winner) = play_game(opts, &mut rng, &tt);
+                    let (records, winner) = play_game(opts, &mut rng, &mut engine);
                     let mut text = String::new();
                     for r in &records {
                         let result = match winner {

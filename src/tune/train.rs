@@ -11,8 +11,8 @@
 //! opening: `Sample::group`) are held out for validation, and the weights with the best
 //! validation loss are kept.
 
-use crate::analyze::formats::Game;
 use crate::eval::features::{self, FeatureList, NUM_FEATURES};
+use crate::records::Game;
 use crate::search::movepick::is_capture;
 use crate::search::see::see_ge;
 use crate::shogi::movegen::{self, MoveList};

@@ -15,8 +15,23 @@ pub enum PositionBase {
 pub enum GoKind {
     Search(Limits),
     Perft(u32),
-    /// `go mate <ms>` (`None` = infinite).
-    Mate(Option<u64>),
+    /// `go mate [<ms> | infinite] [nodes <n>]`.
+    Mate(MateGo),
+}
+
+/// The limits of `go mate`: a time (`go mate 5000`), a node count (`go mate nodes 100000`, as
+/// shogiarena sends it), both, or neither (`go mate infinite`: until `stop`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MateGo {
+    pub time_ms: Option<u64>,
+    pub nodes: Option<u64>,
+}
+
+impl MateGo {
+    /// Runs until `stop`.
+    pub fn is_infinite(&self) -> bool {
+        self.time_ms.is_none() && self.nodes.is_none()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -173,6 +188,13 @@ fn clock_token(
     Ok(true)
 }
 
+/// A node count (at least 1).
+fn parse_nodes(token: Option<&str>) -> Result<u64, UsiError> {
+    let tok = token.ok_or(UsiError::Missing { command: "go", what: "a node count" })?;
+    let n: u64 = tok.parse().map_err(|_| UsiError::BadNumber { command: "go", token: tok.to_string() })?;
+    Ok(n.max(1))
+}
+
 fn parse_go(tokens: &[&str]) -> Result<Command, UsiError> {
     const C: &str = "go";
     let mut limits = Limits::default();
@@ -202,9 +224,7 @@ fn parse_go(tokens: &[&str]) -> Result<Command, UsiError> {
                 i += 1;
             }
             "nodes" => {
-                let tok = next.ok_or(UsiError::Missing { command: C, what: "a node count" })?;
-                let n: u64 = tok.parse().map_err(|_| UsiError::BadNumber { command: C, token: tok.to_string() })?;
-                limits.nodes = Some(n.max(1));
+                limits.nodes = Some(parse_nodes(next)?);
                 i += 1;
             }
             "perft" => {
@@ -215,11 +235,20 @@ fn parse_go(tokens: &[&str]) -> Result<Command, UsiError> {
                 return Ok(Command::Go { kind: GoKind::Perft(d.min(12) as u32), warnings });
             }
             "mate" => {
-                let kind = match next {
-                    None | Some("infinite") => GoKind::Mate(None),
-                    Some(_) => GoKind::Mate(Some(parse_ms(C, next, &mut warnings)?)),
-                };
-                return Ok(Command::Go { kind, warnings });
+                let mut mate = MateGo { time_ms: None, nodes: limits.nodes };
+                let mut j = i + 1;
+                while j < tokens.len() {
+                    match tokens[j] {
+                        "infinite" => {}
+                        "nodes" => {
+                            mate.nodes = Some(parse_nodes(tokens.get(j + 1).copied())?);
+                            j += 1;
+                        }
+                        t => mate.time_ms = Some(parse_ms(C, Some(t), &mut warnings)?),
+                    }
+                    j += 1;
+                }
+                return Ok(Command::Go { kind: GoKind::Mate(mate), warnings });
             }
             // `movestogo` is not part of USI but some tools send it; ignore its value.
             "movestogo" => i += 1,
@@ -382,7 +411,16 @@ mod tests {
             parse("setoption name USI_Hash value 64").unwrap(),
             Command::SetOption { name: "USI_Hash".into(), value: Some("64".into()) }
         );
-        assert_eq!(parse("go mate infinite").unwrap(), Command::Go { kind: GoKind::Mate(None), warnings: vec![] });
+        let mate = |time_ms, nodes| Command::Go { kind: GoKind::Mate(MateGo { time_ms, nodes }), warnings: vec![] };
+        assert_eq!(parse("go mate infinite").unwrap(), mate(None, None));
+        assert_eq!(parse("go mate").unwrap(), mate(None, None));
+        assert_eq!(parse("go mate 5000").unwrap(), mate(Some(5000), None));
+        assert_eq!(parse("go mate nodes 100000").unwrap(), mate(None, Some(100_000)));
+        assert_eq!(parse("go mate 300 nodes 7").unwrap(), mate(Some(300), Some(7)));
+        assert_eq!(parse("go nodes 9 mate infinite").unwrap(), mate(None, Some(9)));
+        assert!(parse("go mate nodes").is_err());
+        assert!(parse("go mate nodes x").is_err());
+        assert!(parse("go mate soon").is_err());
         assert!(matches!(parse("ponderhit btime 100 wtime 100 byoyomi 1000").unwrap(), Command::PonderHit(Some(_))));
     }
 }

@@ -25,16 +25,18 @@
 //! - Numbers out of range are clamped with a warning (`go` times, depths, option values);
 //!   a hash table that cannot be allocated falls back to a small one with an error message.
 //!
-//! `go perft`, `bench` and `go mate` (the mate solver, which answers `checkmate ...`) run on
-//! their own thread like a search, so `stop` and `quit` are answered during them too.
+//! Every piece of work (`go`, `go mate`, `go perft`, `bench`, getting ready for `isready`,
+//! emptying the tables for `usinewgame`) is an engine job on its own thread, so `stop` and
+//! `quit` are answered during any of them; `readyok` comes when the job that `isready` started
+//! has ended.
 
 pub mod command;
 pub mod input;
 pub mod options;
 
 use crate::engine::Engine;
-use crate::mate::{DEFAULT_MATE_HASH_MIB, MateLimits, MateSolver, SOLVER_STACK_BYTES};
-use crate::search::{BestMove, Limits, Reporter, Score, SearchInfo, StopSignal};
+use crate::mate::MateLimits;
+use crate::search::{BestMove, Limits, Reporter, Score, SearchInfo};
 use crate::shogi::{MoveList, Position, movegen};
 use crate::tt::Bound;
 use command::{Command, GoKind, UsiError};
@@ -44,13 +46,6 @@ use parking_lot::Mutex;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The mate table takes this fraction of `USI_Hash` (it comes on top of the main table)...
-const MATE_HASH_DIVISOR: usize = 4;
-/// ...and never more than this (MiB).
-const MATE_HASH_MIB_CAP: usize = 1024;
-/// Stack of the `go perft` and `bench` threads.
-const DIAGNOSTIC_STACK_BYTES: usize = 16 << 20;
 
 /// Shared, line-buffered output.
 #[derive(Clone)]
@@ -147,7 +142,7 @@ impl Action {
         matches!(self, Action::Run(Command::Stop | Command::PonderHit(_) | Command::Quit | Command::GameOver(_)))
     }
 
-    /// Starts a search or a diagnostic.
+    /// Starts an engine job.
     fn starts_work(&self) -> bool {
         matches!(self, Action::Run(Command::Go { .. } | Command::Bench { .. }))
     }
@@ -196,10 +191,14 @@ fn printable(s: &str) -> String {
     out
 }
 
-/// A job (`go perft`, `bench`, `go mate`) running on its own thread.
-struct Diagnostic {
-    stop: Arc<StopSignal>,
-    handle: std::thread::JoinHandle<()>,
+/// The kinds of engine job, for deciding how commands that come meanwhile are treated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Job {
+    Search,
+    /// `go mate`, `go perft`, `bench`.
+    Diagnostic,
+    /// Getting ready for `isready`, or a new game.
+    Housekeeping,
 }
 
 struct Controller {
@@ -209,21 +208,19 @@ struct Controller {
     /// nor an error (no `position` yet), the start position is used.
     position_error: Option<String>,
     out: Output,
-    /// Search and diagnostic threads report their end here, tagged with the job's number.
+    /// Engine jobs report their end here, tagged with the job's number.
     done_tx: Sender<u64>,
-    /// Number of the latest search or diagnostic; a done signal of an older one is ignored.
-    search_id: u64,
-    /// A search or a diagnostic is running.
-    searching: bool,
+    /// Number of the latest job; a done signal of an older one is ignored.
+    job_id: u64,
+    /// The engine job under way.
+    job: Option<Job>,
     /// The running search waits for `stop`/`ponderhit` (infinite or ponder).
     search_holds: bool,
+    /// An `isready` waits for its answer: `readyok` comes when the engine has got ready after
+    /// the job under way.
     pending_isready: bool,
-    /// Commands received during a limited search, run when it ends.
+    /// Commands received during a job, run when it ends.
     deferred: std::collections::VecDeque<(Action, ClockStart)>,
-    diagnostic: Option<Diagnostic>,
-    /// Kept between `go mate` commands so that its table is allocated once; a running mate
-    /// search has taken it out and puts it back when it ends.
-    mate_solver: Arc<Mutex<Option<MateSolver>>>,
 }
 
 /// Where the clock of a `go` starts.
@@ -277,13 +274,11 @@ pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
         position_error: None,
         out,
         done_tx,
-        search_id: 0,
-        searching: false,
+        job_id: 0,
+        job: None,
         search_holds: false,
         pending_isready: false,
         deferred: std::collections::VecDeque::new(),
-        diagnostic: None,
-        mate_solver: Arc::new(Mutex::new(None)),
     };
     c.main_loop(rx, done_rx);
 }
@@ -303,69 +298,101 @@ impl Controller {
                         // End of input: a limited search finishes and answers, and the
                         // commands queued behind it run; an infinite or pondering search is
                         // stopped first.
-                        while self.searching {
+                        while self.job.is_some() {
                             if self.search_holds {
-                                self.stop_search();
+                                self.engine.stop();
                             }
-                            self.wait_search();
-                            self.search_done();
+                            self.engine.wait();
+                            self.job_done();
                         }
                         return;
                     }
                 },
                 recv(done_rx) -> id => {
-                    if id.ok() == Some(self.search_id) && self.searching {
-                        self.search_done();
+                    if id.ok() == Some(self.job_id) && self.job.is_some() {
+                        self.job_done();
                     }
                 }
             }
         }
     }
 
-    /// `quit`: stop the search and return at once; the process ends when `run` returns, so
-    /// the search thread is not waited for (its bestmove is not wanted any more).
+    /// `quit`: stop the job and return at once; the process ends when `run` returns, so the
+    /// job's thread is not waited for (its answer is not wanted any more).
     fn shutdown(&mut self) {
-        self.stop_search();
-    }
-
-    /// Asks the running search or diagnostic to stop (it answers shortly).
-    fn stop_search(&self) {
         self.engine.stop();
-        if let Some(d) = &self.diagnostic {
-            d.stop.stop();
+    }
+
+    /// Starts an engine job through `start`, which gets the closure that the job must call
+    /// when it ends. False (after an error message) when it could not be started.
+    fn start_job(
+        &mut self,
+        kind: Job,
+        holds: bool,
+        start: impl FnOnce(&mut Engine, Box<dyn FnOnce() + Send>) -> std::io::Result<()>,
+    ) -> bool {
+        self.job_id += 1;
+        let (id, done) = (self.job_id, self.done_tx.clone());
+        let done = Box::new(move || {
+            let _ = done.send(id);
+        });
+        match start(&mut self.engine, done) {
+            Ok(()) => {
+                self.job = Some(kind);
+                self.search_holds = holds;
+                true
+            }
+            Err(e) => {
+                self.error(&format!("cannot start a thread: {e}"));
+                false
+            }
         }
     }
 
-    /// Waits for the running search or diagnostic to end.
-    fn wait_search(&mut self) {
+    fn job_done(&mut self) {
         self.engine.wait();
-        if let Some(d) = self.diagnostic.take() {
-            let _ = d.handle.join();
-        }
-    }
-
-    fn search_done(&mut self) {
-        self.wait_search();
-        self.searching = false;
+        let finished = self.job.take();
         self.search_holds = false;
         if self.pending_isready {
-            self.pending_isready = false;
-            self.out.line("readyok");
+            if finished == Some(Job::Housekeeping) {
+                self.pending_isready = false;
+                self.say("readyok");
+            } else if self.get_ready() {
+                // `readyok` when that job ends; the queued commands wait for it.
+                return;
+            }
         }
-        // Commands that arrived during the search run now, in order, until one starts a
-        // new search with a limit; `stop`/`ponderhit`/`gameover` queued right behind it act on
-        // it at once. A pondering or infinite search started from the queue does not hold up
-        // the commands behind it: they act on it as if they came while it ran (a second `go`
-        // stops it, and it answers).
+        // Commands that arrived during the job run now, in order, until one starts a new
+        // search with a limit; `stop`/`ponderhit`/`gameover` queued right behind it act on it
+        // at once. A pondering or infinite search started from the queue does not hold up the
+        // commands behind it: they act on it as if they came while it ran (a second `go` stops
+        // it, and it answers).
         // (`quit` is never deferred, so `execute` cannot ask to end here.)
         while let Some((front, _)) = self.deferred.front() {
-            if self.searching && !self.search_holds && !front.is_urgent() {
+            if self.job.is_some() && !self.search_holds && !front.is_urgent() {
                 break;
             }
             if let Some((action, clock)) = self.deferred.pop_front() {
                 self.execute(action, clock);
             }
         }
+    }
+
+    /// Starts the job that gets the engine ready for `isready`; false (with `readyok` given
+    /// at once, since the GUI must not hang) when it could not be started.
+    fn get_ready(&mut self) -> bool {
+        self.pending_isready = true;
+        let reporter = self.reporter();
+        if self.start_job(Job::Housekeeping, false, |e, done| e.prepare(reporter, done)) {
+            return true;
+        }
+        self.pending_isready = false;
+        self.say("readyok");
+        false
+    }
+
+    fn reporter(&self) -> Arc<UsiReporter> {
+        Arc::new(UsiReporter { out: self.out.clone() })
     }
 
     fn say(&self, s: &str) {
@@ -380,15 +407,20 @@ impl Controller {
         self.out.line(&format!("info string warning: {}", printable(s)));
     }
 
-    /// Stops a running search and waits for its bestmove (for commands that need the engine
-    /// idle; a well-behaved GUI has already sent `stop`).
+    /// Stops a running job and waits for its answer (for commands that need the engine idle;
+    /// a well-behaved GUI has already sent `stop`). An `isready` that waited for the job is
+    /// answered once the engine is ready.
     fn stop_and_wait(&mut self) {
-        if self.searching {
-            self.stop_search();
-            self.wait_search();
-            self.searching = false;
+        if self.job.is_some() {
+            self.engine.stop();
+            self.engine.wait();
+            let finished = self.job.take();
             self.search_holds = false;
             if self.pending_isready {
+                if finished != Some(Job::Housekeeping) && self.get_ready() {
+                    self.engine.wait();
+                    self.job = None;
+                }
                 self.pending_isready = false;
                 self.say("readyok");
             }
@@ -451,11 +483,16 @@ impl Controller {
             }
             return self.execute(action, ClockStart::Arrival(at));
         }
-        if self.searching && (!self.search_holds || !self.deferred.is_empty()) {
-            // A search that has given its bestmove is only finishing: the GUI's clock for
-            // what comes now is already running.
-            let answered = self.diagnostic.is_none() && self.engine.is_answered();
-            let clock = if answered { ClockStart::Arrival(at) } else { ClockStart::WhenRun };
+        if let Some(job) = self.job
+            && (!self.search_holds || !self.deferred.is_empty())
+        {
+            // While the engine gets ready, or a search that has given its bestmove is only
+            // finishing, the GUI's clock for what comes now is already running.
+            let clock = match job {
+                Job::Housekeeping => ClockStart::Arrival(at),
+                Job::Search if self.engine.is_answered() => ClockStart::Arrival(at),
+                Job::Search | Job::Diagnostic => ClockStart::WhenRun,
+            };
             self.deferred.push_back((action, clock));
             return true;
         }
@@ -489,30 +526,23 @@ impl Controller {
             Command::Quit => return false,
             Command::Usi => self.usi(),
             Command::IsReady => {
-                if self.searching {
+                if self.job.is_some() {
                     self.pending_isready = true;
                 } else {
-                    // The table is allocated in the background; the first search waits for it
-                    // and reports a failure then.
-                    self.engine.prepare_async();
-                    self.say("readyok");
+                    self.get_ready();
                 }
             }
             Command::SetOption { name, value } => {
                 self.stop_and_wait();
-                match options::parse_option(&name, value.as_deref()) {
-                    Ok(p) => {
-                        if let Some(w) = p.warning {
-                            self.warning(&w);
-                        }
-                        p.setting.apply(&mut self.engine.options);
-                    }
+                match self.engine.options.set(&name, value.as_deref()) {
+                    Ok(Some(warning)) => self.warning(&warning),
+                    Ok(None) => {}
                     Err(e) => self.error(&e.to_string()),
                 }
             }
             Command::UsiNewGame => {
                 self.stop_and_wait();
-                self.engine.new_game();
+                self.start_job(Job::Housekeeping, false, |e, done| e.new_game(done));
             }
             Command::Position { base, moves } => {
                 self.stop_and_wait();
@@ -531,15 +561,16 @@ impl Controller {
                 self.stop_and_wait();
                 self.go(kind, clock);
             }
-            Command::Stop => self.stop_search(),
+            Command::Stop => self.engine.stop(),
             Command::PonderHit(limits) => {
                 self.search_holds = false;
                 self.engine.ponderhit(limits);
             }
             Command::GameOver(_) => {
-                if self.searching {
-                    self.stop_search();
+                if self.job.is_some() {
+                    self.engine.stop();
                 }
+                self.engine.game_over();
             }
             Command::Display => self.display(),
             Command::Moves => match self.current_position() {
@@ -553,56 +584,30 @@ impl Controller {
             },
             Command::Bench { depth } => {
                 self.stop_and_wait();
-                let depth = depth.unwrap_or(crate::search::BENCH_DEPTH);
-                let threads = self.engine.options.threads;
-                self.start_diagnostic(DIAGNOSTIC_STACK_BYTES, false, move |stop, out| {
-                    let Some(r) = crate::search::bench_until(depth, threads, 16, stop) else {
-                        out.line("info string bench stopped");
-                        return;
-                    };
-                    let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
-                    out.line(&format!(
-                        "info string bench depth {depth} threads {threads} nodes {} time {} ms nps {nps:.0}",
-                        r.nodes,
-                        r.elapsed.as_millis(),
-                    ));
+                let depth = depth.unwrap_or(crate::search::bench::BENCH_DEPTH);
+                let (out, threads) = (self.out.clone(), self.engine.options.threads);
+                self.start_job(Job::Diagnostic, false, |e, done| {
+                    e.bench(
+                        depth,
+                        Box::new(move |r| {
+                            match r {
+                                Some(r) => {
+                                    let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
+                                    out.line(&format!(
+                                        "info string bench depth {depth} threads {threads} nodes {} time {} ms nps {nps:.0}",
+                                        r.nodes,
+                                        r.elapsed.as_millis(),
+                                    ));
+                                }
+                                None => out.line("info string bench stopped"),
+                            }
+                            done()
+                        }),
+                    )
                 });
             }
         }
         true
-    }
-
-    /// Runs `work` on its own thread as if it were a search: later commands wait for it (or,
-    /// when it `holds` until `stop`, stop it), and `stop`/`quit` set its stop signal. False
-    /// (after an error message) when the thread could not be started.
-    fn start_diagnostic(
-        &mut self,
-        stack_bytes: usize,
-        holds: bool,
-        work: impl FnOnce(&StopSignal, &Output) + Send + 'static,
-    ) -> bool {
-        let stop = Arc::new(StopSignal::default());
-        self.search_id += 1;
-        let id = self.search_id;
-        let done = self.done_tx.clone();
-        let out = self.out.clone();
-        let signal = stop.clone();
-        let spawned = std::thread::Builder::new().name("diagnostic".into()).stack_size(stack_bytes).spawn(move || {
-            work(&signal, &out);
-            let _ = done.send(id);
-        });
-        match spawned {
-            Ok(handle) => {
-                self.diagnostic = Some(Diagnostic { stop, handle });
-                self.searching = true;
-                self.search_holds = holds;
-                true
-            }
-            Err(e) => {
-                self.error(&format!("cannot start a thread: {e}"));
-                false
-            }
-        }
     }
 
     fn usi(&self) {
@@ -658,27 +663,60 @@ impl Controller {
                 return;
             }
         };
+        let out = self.out.clone();
         match kind {
             GoKind::Perft(depth) => {
                 // A failed start has been reported; `go perft` owes no other answer.
-                let _ = self.start_diagnostic(DIAGNOSTIC_STACK_BYTES, false, move |stop, out| {
-                    let mut p = pos;
-                    let start = std::time::Instant::now();
-                    let Some(counts) = movegen::perft_divide_until(&mut p, depth, stop.flag()) else {
-                        out.line("info string perft stopped");
-                        return;
-                    };
-                    let mut total = 0;
-                    for (m, n) in counts {
-                        out.line(&format!("{m}: {n}"));
-                        total += n;
-                    }
-                    let secs = start.elapsed().as_secs_f64();
-                    out.line(&format!("info string perft time {:.3} s nps {:.0}", secs, total as f64 / secs.max(1e-9)));
-                    out.line(&format!("Nodes searched: {total}"));
+                self.start_job(Job::Diagnostic, false, |e, done| {
+                    e.perft(
+                        pos,
+                        depth,
+                        Box::new(move |r| {
+                            match r {
+                                Some(r) => {
+                                    let mut total = 0;
+                                    for (m, n) in r.divide {
+                                        out.line(&format!("{m}: {n}"));
+                                        total += n;
+                                    }
+                                    let secs = r.elapsed.as_secs_f64();
+                                    let nps = total as f64 / secs.max(1e-9);
+                                    out.line(&format!("info string perft time {secs:.3} s nps {nps:.0}"));
+                                    out.line(&format!("Nodes searched: {total}"));
+                                }
+                                None => out.line("info string perft stopped"),
+                            }
+                            done()
+                        }),
+                    )
                 });
             }
-            GoKind::Mate(time_ms) => self.start_mate(pos, time_ms),
+            GoKind::Mate(mate) => {
+                let limits = MateLimits {
+                    time: mate.time_ms.map(Duration::from_millis),
+                    nodes: mate.nodes,
+                    ..MateLimits::default()
+                };
+                let reporter = self.reporter();
+                let started = self.start_job(Job::Diagnostic, mate.is_infinite(), |e, done| {
+                    e.go_mate(
+                        pos,
+                        limits,
+                        reporter,
+                        Box::new(move |r| {
+                            let ms = r.elapsed.as_millis() as u64;
+                            let nps = r.nodes * 1000 / ms.max(1);
+                            out.line(&format!("info time {ms} nodes {} nps {nps} hashfull {}", r.nodes, r.hashfull));
+                            out.line(&r.answer.to_usi());
+                            done()
+                        }),
+                    )
+                });
+                if !started {
+                    // The GUI still waits for an answer.
+                    self.say("checkmate timeout");
+                }
+            }
             GoKind::Search(mut limits) => {
                 // NodesLimit turns clock searches into fixed-node ones: matches and tests that
                 // must not depend on machine speed or load.
@@ -686,70 +724,16 @@ impl Controller {
                 if n > 0 && limits.uses_clock() && limits.nodes.is_none() && limits.depth.is_none() {
                     limits = Limits { nodes: Some(n), ponder: limits.ponder, ..Default::default() };
                 }
-                self.start_search(pos, limits, clock)
-            }
-        }
-    }
-
-    /// Starts the mate solver on its own thread; it prints `checkmate ...` when it ends.
-    /// `time_ms`: None for `go mate infinite` (until `stop`).
-    fn start_mate(&mut self, pos: Position, time_ms: Option<u64>) {
-        let mib = (self.engine.options.hash_mib / MATE_HASH_DIVISOR).clamp(1, MATE_HASH_MIB_CAP);
-        // A table of another size is freed (by the filter) before the new one is allocated.
-        let kept = self.mate_solver.lock().take().filter(|s| s.hash_mib() == mib);
-        let solver = match kept {
-            Some(s) => Ok(s),
-            None => MateSolver::new(mib).or_else(|e| {
-                self.error(&format!("{e}; using {DEFAULT_MATE_HASH_MIB} MiB for the mate search"));
-                MateSolver::new(DEFAULT_MATE_HASH_MIB)
-            }),
-        };
-        let mut solver = match solver {
-            Ok(s) => s,
-            Err(e) => {
-                self.error(&format!("mate search: {e}"));
-                self.say("checkmate timeout");
-                return;
-            }
-        };
-        let slot = self.mate_solver.clone();
-        let limits = MateLimits { time: time_ms.map(Duration::from_millis), ..MateLimits::default() };
-        let started = self.start_diagnostic(SOLVER_STACK_BYTES, time_ms.is_none(), move |stop, out| {
-            let r = solver.solve(&pos, &limits, stop.flag());
-            let ms = r.elapsed.as_millis() as u64;
-            let nps = r.nodes * 1000 / ms.max(1);
-            out.line(&format!("info time {ms} nodes {} nps {nps} hashfull {}", r.nodes, r.hashfull));
-            out.line(&r.answer.to_usi());
-            *slot.lock() = Some(solver);
-        });
-        if !started {
-            // The GUI still waits for an answer.
-            self.say("checkmate timeout");
-        }
-    }
-
-    fn start_search(&mut self, pos: Position, limits: Limits, clock: ClockStart) {
-        let holds = limits.infinite || limits.ponder;
-        let reporter = Arc::new(UsiReporter { out: self.out.clone() });
-        let done = self.done_tx.clone();
-        self.search_id += 1;
-        let id = self.search_id;
-        let on_done = Box::new(move || {
-            let _ = done.send(id);
-        });
-        let start = match clock {
-            ClockStart::Arrival(at) => at,
-            ClockStart::WhenRun => Instant::now(),
-        };
-        match self.engine.go(pos, limits, reporter, on_done, start) {
-            Ok(()) => {
-                self.searching = true;
-                self.search_holds = holds;
-            }
-            Err(e) => {
-                // No thread, no search: answer so that the GUI does not wait forever.
-                self.error(&format!("cannot start the search: {e}"));
-                self.say("bestmove resign");
+                let holds = limits.infinite || limits.ponder;
+                let start = match clock {
+                    ClockStart::Arrival(at) => at,
+                    ClockStart::WhenRun => Instant::now(),
+                };
+                let reporter = self.reporter();
+                if !self.start_job(Job::Search, holds, |e, done| e.go(pos, limits, reporter, done, start)) {
+                    // No thread, no search: answer so that the GUI does not wait forever.
+                    self.say("bestmove resign");
+                }
             }
         }
     }

@@ -7,7 +7,7 @@
 //! is read: variations (`変化：`) come after it and are skipped.
 
 use super::Game;
-use crate::analyze::notation::{self, NotationError, piece_from_char};
+use super::notation::{self, NotationError, piece_from_char};
 use crate::shogi::{Color, Piece, PieceType, Position, Setup, Square};
 use std::fmt;
 

@@ -1,9 +1,12 @@
-//! Input formats: game records (KIF, KI2, CSA, a USI `position` line) and position lists (one
-//! SFEN or `position` line per line). Text is decoded from UTF-8 or Shift_JIS first; the format
-//! is detected from the content unless the caller forces one.
+//! Game records and position lists: KIF, KI2, CSA, a USI `position` line, and lists of
+//! positions (one SFEN or `position` line per line), with the Japanese move notation they use.
+//! Text is decoded from UTF-8 or Shift_JIS first; the format is detected from the content
+//! unless the caller forces one. The analysis (`hayate analyze`) and the tuner read records
+//! through this module.
 
 pub mod csa;
 pub mod kif;
+pub mod notation;
 pub mod usi;
 
 use crate::shogi::{Move, Position};

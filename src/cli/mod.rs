@@ -1,0 +1,76 @@
+//! The command-line tools besides the USI engine: one module per subcommand, each with its
+//! arguments (`clap`) and a `run` that returns `CliError`; `main.rs` parses the command line,
+//! calls the `run`, and turns an error into its message and exit status 2.
+
+pub mod analyze;
+pub mod bench;
+pub mod judge;
+pub mod mate;
+pub mod perft;
+pub mod selfplay;
+pub mod tune;
+
+use crate::engine::options::OptionDef;
+use crate::shogi::Position;
+use std::fmt;
+
+/// Why a subcommand failed.
+#[derive(Debug)]
+pub enum CliError {
+    /// An argument out of range or of the wrong form.
+    Usage(String),
+    /// A position or move that cannot be used.
+    Position(String),
+    /// A file that cannot be read or written.
+    File {
+        path: String,
+        err: std::io::Error,
+    },
+    /// Training data or records that cannot be used.
+    Data(String),
+    /// The work failed (a thread could not start or broke).
+    Failed(String),
+    Analyze(crate::analyze::AnalyzeError),
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            CliError::Usage(s) | CliError::Position(s) | CliError::Data(s) | CliError::Failed(s) => f.write_str(s),
+            CliError::File { path, err } => write!(f, "{path}: {err}"),
+            CliError::Analyze(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for CliError {}
+
+impl From<crate::analyze::AnalyzeError> for CliError {
+    fn from(e: crate::analyze::AnalyzeError) -> Self {
+        CliError::Analyze(e)
+    }
+}
+
+/// The position given by `--sfen` (default: the initial position) after `--moves`.
+pub fn position_from(sfen: Option<&str>, moves: &[String]) -> Result<Position, CliError> {
+    let mut pos = match sfen {
+        Some(s) => Position::from_sfen(s).map_err(|e| CliError::Position(format!("bad SFEN: {e}")))?,
+        None => Position::startpos(),
+    };
+    for (i, m) in moves.iter().enumerate() {
+        let mv = pos.parse_usi_move(m).map_err(|e| CliError::Position(format!("move {}: {e}", i + 1)))?;
+        pos.do_move(mv);
+    }
+    Ok(pos)
+}
+
+/// A parser for a number in the range of the engine's spin option `def` (so that a tool's
+/// `--threads` or `--hash` takes exactly what `setoption` takes).
+pub fn spin_arg<T>(def: &OptionDef) -> clap::builder::RangedU64ValueParser<T>
+where
+    T: TryFrom<u64> + Clone + Send + Sync + 'static,
+    <T as TryFrom<u64>>::Error: std::error::Error + Send + Sync + 'static,
+{
+    let (min, max) = def.range();
+    clap::builder::RangedU64ValueParser::<T>::new().range(min.max(0) as u64..=max.max(0) as u64)
+}

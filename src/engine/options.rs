@@ -1,0 +1,384 @@
+//! The engine's options, each declared once: its name, type, default and range, and the field
+//! it sets. The `usi` answer, `setoption`, the defaults of `EngineOptions` and the ranges of
+//! the command-line tools are all derived from `OPTIONS`; adding an option is one declaration
+//! here plus the code that uses its field.
+//!
+//! Setting a value never panics: a value of the wrong kind is an `OptionError`, a number out
+//! of range is clamped with a warning (a GUI that offers a slider beyond the range still gets
+//! the nearest usable value).
+
+use crate::search::{SearchConfig, TimeOptions};
+use crate::shogi::EnteringKingRule;
+use std::fmt;
+
+/// What the options set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineOptions {
+    pub hash_mib: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub ponder: bool,
+    pub network_delay: u64,
+    pub minimum_thinking_time: u64,
+    pub resign_value: i32,
+    pub draw_value: i32,
+    pub entering_king_rule: EnteringKingRule,
+    pub max_moves_to_draw: u32,
+    /// When non-zero, searches under a clock search exactly this many nodes instead.
+    pub nodes_limit: u64,
+}
+
+impl Default for EngineOptions {
+    /// Every option at its declared default.
+    fn default() -> Self {
+        let mut o = EngineOptions {
+            hash_mib: 0,
+            threads: 0,
+            multipv: 0,
+            ponder: false,
+            network_delay: 0,
+            minimum_thinking_time: 0,
+            resign_value: 0,
+            draw_value: 0,
+            entering_king_rule: EnteringKingRule::DEFAULT,
+            max_moves_to_draw: 0,
+            nodes_limit: 0,
+        };
+        for def in OPTIONS {
+            def.set_default(&mut o);
+        }
+        o
+    }
+}
+
+impl EngineOptions {
+    /// The search settings these options stand for.
+    pub fn search_config(&self) -> SearchConfig {
+        SearchConfig {
+            threads: self.threads.max(1),
+            multipv: self.multipv.max(1),
+            time: TimeOptions { network_delay: self.network_delay, minimum_thinking_time: self.minimum_thinking_time },
+            draw_value: self.draw_value,
+            resign_value: self.resign_value,
+            entering_king_rule: self.entering_king_rule,
+            max_moves_to_draw: self.max_moves_to_draw,
+        }
+    }
+
+    /// Sets the option `name` (any case) from its text value; returns the warning to show
+    /// when a number was clamped.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, OptionError> {
+        let def = find(name).ok_or_else(|| OptionError::UnknownOption(name.trim().to_string()))?;
+        def.set(self, value)
+    }
+}
+
+/// An option's type, default and range, and the field it sets.
+#[derive(Clone, Copy)]
+pub enum OptionKind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+        set: fn(&mut EngineOptions, i64),
+    },
+    Check {
+        default: bool,
+        set: fn(&mut EngineOptions, bool),
+    },
+    /// One of `vars`; `set` gets the index of the chosen one.
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+        set: fn(&mut EngineOptions, usize),
+    },
+}
+
+/// One option.
+#[derive(Clone, Copy)]
+pub struct OptionDef {
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+impl fmt::Debug for OptionDef {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl OptionDef {
+    /// (min, max) of a spin option.
+    pub const fn range(&self) -> (i64, i64) {
+        match self.kind {
+            OptionKind::Spin { min, max, .. } => (min, max),
+            _ => (0, 0),
+        }
+    }
+
+    /// The default of a spin option.
+    pub const fn spin_default(&self) -> i64 {
+        match self.kind {
+            OptionKind::Spin { default, .. } => default,
+            _ => 0,
+        }
+    }
+
+    fn set_default(&self, o: &mut EngineOptions) {
+        match self.kind {
+            OptionKind::Spin { default, set, .. } => set(o, default),
+            OptionKind::Check { default, set } => set(o, default),
+            OptionKind::Combo { default, vars, set } => {
+                if let Some(i) = vars.iter().position(|v| *v == default) {
+                    set(o, i)
+                }
+            }
+        }
+    }
+
+    /// Sets the option from its text value (surrounding spaces ignored; `value` followed by
+    /// nothing counts as no value). Returns the warning when a number was clamped.
+    pub fn set(&self, o: &mut EngineOptions, value: Option<&str>) -> Result<Option<String>, OptionError> {
+        let option = self.name;
+        let value = value.map(str::trim).filter(|v| !v.is_empty()).ok_or(OptionError::MissingValue { option })?;
+        match self.kind {
+            OptionKind::Spin { min, max, set, .. } => {
+                // i128 holds any i64 and reports anything longer as an error instead of wrapping.
+                let v: i128 =
+                    value.parse().map_err(|_| OptionError::NotANumber { option, value: value.to_string() })?;
+                let clamped = v.clamp(min as i128, max as i128) as i64;
+                set(o, clamped);
+                Ok((clamped as i128 != v).then(|| format!("option {option} value {v} clamped to {clamped}")))
+            }
+            OptionKind::Check { set, .. } => {
+                match value.to_ascii_lowercase().as_str() {
+                    "true" => set(o, true),
+                    "false" => set(o, false),
+                    _ => return Err(OptionError::NotABool { option, value: value.to_string() }),
+                }
+                Ok(None)
+            }
+            OptionKind::Combo { vars, set, .. } => {
+                let i = vars.iter().position(|v| v.eq_ignore_ascii_case(value)).ok_or_else(|| {
+                    OptionError::UnknownChoice { option, value: value.to_string(), vars: vars.join(", ") }
+                })?;
+                set(o, i);
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// Largest `Threads`: more would only be scheduling overhead (each thread reserves a
+/// `SEARCH_STACK_BYTES` stack), and 100000 would exhaust the process's thread limit.
+pub const MAX_THREADS: i64 = 256;
+
+const RULE_NAMES: [&str; EnteringKingRule::ALL.len()] = {
+    let mut names = [""; EnteringKingRule::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = EnteringKingRule::ALL[i].name();
+        i += 1;
+    }
+    names
+};
+
+pub const HASH: OptionDef = OptionDef {
+    name: "USI_Hash",
+    kind: OptionKind::Spin {
+        default: 256,
+        min: 1,
+        max: crate::tt::TranspositionTable::MAX_MIB as i64,
+        set: |o, v| o.hash_mib = v as usize,
+    },
+};
+pub const PONDER: OptionDef =
+    OptionDef { name: "USI_Ponder", kind: OptionKind::Check { default: false, set: |o, v| o.ponder = v } };
+pub const THREADS: OptionDef = OptionDef {
+    name: "Threads",
+    kind: OptionKind::Spin { default: 1, min: 1, max: MAX_THREADS, set: |o, v| o.threads = v as usize },
+};
+pub const MULTIPV: OptionDef = OptionDef {
+    name: "MultiPV",
+    kind: OptionKind::Spin { default: 1, min: 1, max: 600, set: |o, v| o.multipv = v as usize },
+};
+pub const NETWORK_DELAY: OptionDef = OptionDef {
+    name: "NetworkDelay",
+    kind: OptionKind::Spin { default: 40, min: 0, max: 10_000, set: |o, v| o.network_delay = v as u64 },
+};
+pub const MINIMUM_THINKING_TIME: OptionDef = OptionDef {
+    name: "MinimumThinkingTime",
+    kind: OptionKind::Spin { default: 20, min: 0, max: 60_000, set: |o, v| o.minimum_thinking_time = v as u64 },
+};
+pub const RESIGN_VALUE: OptionDef = OptionDef {
+    name: "ResignValue",
+    kind: OptionKind::Spin { default: 10_000, min: 0, max: 99_999, set: |o, v| o.resign_value = v as i32 },
+};
+pub const DRAW_VALUE: OptionDef = OptionDef {
+    name: "DrawValue",
+    kind: OptionKind::Spin { default: 0, min: -30_000, max: 30_000, set: |o, v| o.draw_value = v as i32 },
+};
+pub const ENTERING_KING_RULE: OptionDef = OptionDef {
+    name: "EnteringKingRule",
+    kind: OptionKind::Combo {
+        default: EnteringKingRule::DEFAULT.name(),
+        vars: &RULE_NAMES,
+        set: |o, i| o.entering_king_rule = EnteringKingRule::ALL[i],
+    },
+};
+pub const MAX_MOVES_TO_DRAW: OptionDef = OptionDef {
+    name: "MaxMovesToDraw",
+    kind: OptionKind::Spin { default: 0, min: 0, max: 100_000, set: |o, v| o.max_moves_to_draw = v as u32 },
+};
+pub const NODES_LIMIT: OptionDef = OptionDef {
+    name: "NodesLimit",
+    kind: OptionKind::Spin { default: 0, min: 0, max: 1_000_000_000_000, set: |o, v| o.nodes_limit = v as u64 },
+};
+
+/// Every option, in the order of the `usi` answer. (The ranges make every `as` above lossless.)
+pub const OPTIONS: &[OptionDef] = &[
+    HASH,
+    PONDER,
+    THREADS,
+    MULTIPV,
+    NETWORK_DELAY,
+    MINIMUM_THINKING_TIME,
+    RESIGN_VALUE,
+    DRAW_VALUE,
+    ENTERING_KING_RULE,
+    MAX_MOVES_TO_DRAW,
+    NODES_LIMIT,
+];
+
+/// The option called `name` (any case, surrounding spaces ignored).
+pub fn find(name: &str) -> Option<&'static OptionDef> {
+    OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+}
+
+/// Why a value was not set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    UnknownOption(String),
+    /// `setoption name X` without `value` for an option that needs one.
+    MissingValue {
+        option: &'static str,
+    },
+    NotANumber {
+        option: &'static str,
+        value: String,
+    },
+    NotABool {
+        option: &'static str,
+        value: String,
+    },
+    UnknownChoice {
+        option: &'static str,
+        value: String,
+        vars: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            OptionError::UnknownOption(n) => write!(f, "unknown option '{n}'"),
+            OptionError::MissingValue { option } => write!(f, "option {option}: missing value"),
+            OptionError::NotANumber { option, value } => write!(f, "option {option}: '{value}' is not a number"),
+            OptionError::NotABool { option, value } => write!(f, "option {option}: '{value}' is not true/false"),
+            OptionError::UnknownChoice { option, value, vars } => {
+                write!(f, "option {option}: unknown value '{value}' (one of {vars})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_typed_and_clamped() {
+        let mut o = EngineOptions::default();
+        assert_eq!(o.set("threads", Some("0")), Ok(Some("option Threads value 0 clamped to 1".into())));
+        assert_eq!(o.threads, 1);
+        assert!(o.set("Threads", Some("100000")).unwrap().is_some());
+        assert_eq!(o.threads, MAX_THREADS as usize);
+        assert!(o.set("USI_Hash", Some("999999999999999999999999999")).unwrap().is_some());
+        assert_eq!(o.hash_mib, crate::tt::TranspositionTable::MAX_MIB);
+        assert_eq!(o.set("USI_Hash", Some(" 64 ")), Ok(None));
+        assert_eq!(o.hash_mib, 64);
+        assert_eq!(o.set("USI_Ponder", Some("TRUE")), Ok(None));
+        assert!(o.ponder);
+        assert_eq!(o.set("EnteringKingRule", Some("tryrule")), Ok(None));
+        assert_eq!(o.entering_king_rule, EnteringKingRule::TryRule);
+    }
+
+    #[test]
+    fn errors_are_typed() {
+        let mut o = EngineOptions::default();
+        assert_eq!(o.set("Nope", Some("1")), Err(OptionError::UnknownOption("Nope".into())));
+        // A misspelt spin option is an error, never another option.
+        assert_eq!(o.set("Thread", Some("4")), Err(OptionError::UnknownOption("Thread".into())));
+        assert_eq!(o.set("Threads", None), Err(OptionError::MissingValue { option: "Threads" }));
+        assert_eq!(o.set("USI_Ponder", Some(" ")), Err(OptionError::MissingValue { option: "USI_Ponder" }));
+        assert_eq!(
+            o.set("Threads", Some("1e3")),
+            Err(OptionError::NotANumber { option: "Threads", value: "1e3".into() })
+        );
+        assert_eq!(
+            o.set("USI_Ponder", Some("yes")),
+            Err(OptionError::NotABool { option: "USI_Ponder", value: "yes".into() })
+        );
+        assert!(matches!(o.set("EnteringKingRule", Some("x")), Err(OptionError::UnknownChoice { .. })));
+        assert_eq!(o, EngineOptions::default(), "a refused value changes nothing");
+    }
+
+    /// Every option round-trips: its default, minimum and maximum are taken without a message
+    /// and read back, one past either end is clamped with a warning.
+    #[test]
+    fn every_option_round_trips() {
+        for def in OPTIONS {
+            let mut o = EngineOptions::default();
+            match def.kind {
+                OptionKind::Spin { default, min, max, .. } => {
+                    for v in [default, min, max] {
+                        assert_eq!(o.set(def.name, Some(&v.to_string())), Ok(None), "{def:?} {v}");
+                        let mut want = EngineOptions::default();
+                        (match def.kind {
+                            OptionKind::Spin { set, .. } => set,
+                            _ => unreachable!(),
+                        })(&mut want, v);
+                        assert_eq!(o, want, "{def:?} {v}");
+                    }
+                    let over = (max as i128 + 1).to_string();
+                    let w = o.set(def.name, Some(&over)).unwrap().expect("a warning");
+                    assert!(w.contains(def.name) && w.contains(&max.to_string()), "{w}");
+                    let under = (min as i128 - 1).to_string();
+                    assert!(o.set(def.name, Some(&under)).unwrap().is_some());
+                    let mut at_min = EngineOptions::default();
+                    assert_eq!(at_min.set(def.name, Some(&min.to_string())), Ok(None));
+                    assert_eq!(o, at_min);
+                }
+                OptionKind::Check { default, .. } => {
+                    assert_eq!(o.set(def.name, Some(&default.to_string())), Ok(None));
+                    assert_eq!(o, EngineOptions::default());
+                    assert_eq!(o.set(def.name, Some(&(!default).to_string())), Ok(None));
+                    assert_ne!(o, EngineOptions::default());
+                }
+                OptionKind::Combo { default, vars, .. } => {
+                    assert_eq!(o.set(def.name, Some(default)), Ok(None));
+                    assert_eq!(o, EngineOptions::default());
+                    for v in vars {
+                        assert_eq!(o.set(def.name, Some(v)), Ok(None), "{def:?} {v}");
+                    }
+                }
+            }
+            assert_eq!(
+                EngineOptions::default().set(&format!("{}x", def.name), Some("1")),
+                Err(OptionError::UnknownOption(format!("{}x", def.name)))
+            );
+        }
+    }
+}

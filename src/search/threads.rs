@@ -1,0 +1,301 @@
+//! One search: the root move list, the Lazy SMP threads around a main thread, the timekeeper
+//! that answers on time when the main thread waits for a CPU, and the answer itself.
+
+use super::movepick::History;
+use super::params::*;
+use super::worker::{RootMove, Shared, Worker};
+use super::*;
+use crate::eval::Value;
+use crate::shogi::movegen::{self, MoveList};
+use crate::shogi::{EnteringKingRule, Move, Position};
+use crate::tt::TranspositionTable;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Gives the bestmove through `reporter` unless `stop_and_take_answer` gave one already;
+/// returns the bestmove that was given.
+fn deliver(control: &Control, reporter: &dyn Reporter, best: BestMove, score: Option<Value>) -> BestMove {
+    if control.claim_answer() {
+        reporter.bestmove(&best, score);
+        best
+    } else {
+        control.answer().unwrap_or(best)
+    }
+}
+
+/// The bestmove for a root move list sorted best first: resign when lost beyond the resign
+/// value, else the first move with its ponder move.
+pub(super) fn answer_of(rm: &RootMove, root: &Position, tt: &TranspositionTable, resign_value: Value) -> BestMove {
+    // A score of -INF means the move was never finished (stopped at once): play it.
+    if rm.score != -VALUE_INF && rm.score <= -resign_value {
+        BestMove::Resign
+    } else {
+        let ponder = rm.pv.get(1).copied().or_else(|| ponder_from_tt(root, rm.mv, tt));
+        BestMove::Move { mv: rm.mv, ponder }
+    }
+}
+
+/// Stack of every thread that runs a search (the main thread and the helpers): the recursion
+/// is at most `MAX_PLY` deep with a few KiB per frame.
+pub const SEARCH_STACK_BYTES: usize = 16 << 20;
+
+/// Data a search thread keeps from one search to the next.
+#[derive(Default)]
+pub struct ThreadData {
+    pub history: Box<History>,
+    pub correction: Box<correction::Correction>,
+    /// The main thread's root mate probe solver (allocated on first use).
+    pub mate_probe: Option<crate::mate::MateSolver>,
+}
+
+fn reduction_table() -> [[i32; 64]; 64] {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIV) as i32;
+        }
+    }
+    t
+}
+
+/// A search request.
+pub struct SearchJob {
+    pub root: Position,
+    pub limits: Limits,
+    pub config: SearchConfig,
+    pub tt: Arc<TranspositionTable>,
+    pub control: Arc<Control>,
+    pub threads: Vec<ThreadData>,
+    /// When the clock started (the `go` command).
+    pub start: Instant,
+}
+
+/// The outcome handed back to the caller (besides the reporter's calls).
+pub struct SearchResult {
+    pub best: BestMove,
+    pub score: Option<Value>,
+    pub nodes: u64,
+    pub depth: i32,
+    pub threads: Vec<ThreadData>,
+}
+
+/// Runs a whole search on the calling thread (spawning helpers for Lazy SMP), reports through
+/// `reporter`, and returns when the bestmove has been reported.
+pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
+    let SearchJob { root, limits, config, tt, control, mut threads, start } = job;
+    let nthreads = config.threads.max(1);
+    threads.resize_with(nthreads, ThreadData::default);
+    tt.new_search();
+
+    // A winning declaration needs no search: `bestmove win`, or the try move itself.
+    if root.can_declare_win(config.entering_king_rule) {
+        let best = match root.try_move().filter(|_| config.entering_king_rule == EnteringKingRule::TryRule) {
+            Some(m) => BestMove::Move { mv: m, ponder: None },
+            None => BestMove::Win,
+        };
+        reporter.message(&format!("entering-king win under {}", config.entering_king_rule));
+        control.publish(best.clone());
+        wait_for_release(&control, &limits);
+        let best = deliver(&control, reporter, best, Some(mate_in(1)));
+        return SearchResult { best, score: Some(mate_in(1)), nodes: 0, depth: 0, threads };
+    }
+    let root_moves = root_move_list(&root, &tt);
+    if root_moves.is_empty() {
+        reporter.message("no legal moves");
+        control.publish(BestMove::Resign);
+        wait_for_release(&control, &limits);
+        let best = deliver(&control, reporter, BestMove::Resign, None);
+        return SearchResult { best, score: None, nodes: 0, depth: 0, threads };
+    }
+    let mut game_keys = KeyMap::default();
+    let hist = root.history();
+    for (i, st) in hist.iter().enumerate() {
+        game_keys.insert(st.board_key ^ st.hand_key, i);
+    }
+    let shared = Shared {
+        tt: &tt,
+        control: &control,
+        nodes: (0..nthreads).map(|_| AtomicU64::new(0)).collect(),
+        limits: limits.clone(),
+        config: config.clone(),
+        game_keys,
+    };
+    let plan = time::plan(&limits, root.side_to_move(), root.game_ply(), &config.time);
+    let reductions = Arc::new(reduction_table());
+
+    // Stopped before the first iteration ends, the answer is the first move (TT move first).
+    control.publish(BestMove::Move { mv: root_moves[0].mv, ponder: None });
+
+    let mut datas = threads.into_iter();
+    let finished = AtomicBool::new(false);
+    let main_data = datas.next().unwrap_or_default();
+    let (main_result, helper_datas) = std::thread::scope(|s| {
+        let mut handles = Vec::new();
+        for (i, data) in datas.enumerate() {
+            let mut w = Worker::new(i + 1, &shared, root.clone(), data, root_moves.clone(), reductions.clone());
+            w.start = start;
+            handles.push(
+                std::thread::Builder::new()
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(s, move || {
+                        w.iterative_deepening(None);
+                        w.data
+                    })
+                    .expect("spawn search thread"),
+            );
+        }
+        // A clock-limited search has a timekeeper (see there); fixed depths and nodes, and
+        // `go infinite`, need none.
+        let finished = &finished;
+        let keeper = if !limits.infinite && (limits.uses_clock() || limits.movetime.is_some()) {
+            let (control, limits, config, root) = (&*control, &limits, &config, &root);
+            std::thread::Builder::new()
+                .name("timekeeper".into())
+                .spawn_scoped(s, move || timekeeper(control, limits, config, root, start, finished, reporter))
+                .ok()
+        } else {
+            None
+        };
+        let mut main = Worker::new(0, &shared, root.clone(), main_data, root_moves.clone(), reductions.clone());
+        main.start = start;
+        main.plan = plan;
+        main.iterative_deepening(Some(reporter));
+        if let Some(solver) = main.mate_probe.take() {
+            main.data.mate_probe = Some(solver);
+        }
+        // An infinite or pondering search that ended early (a mate found) holds its answer
+        // until `stop` or `ponderhit`. This comes before stopping the helpers, whose stop
+        // flag is the very one that releases the answer; they may search on meanwhile.
+        wait_for_release(&control, &limits);
+        let score = main.root_moves[0].score;
+        let best = answer_of(&main.root_moves[0], &root, &tt, config.resign_value);
+        let best = deliver(&control, reporter, best, Some(score));
+        finished.store(true, Ordering::SeqCst);
+        if let Some(k) = keeper {
+            let _ = k.join();
+        }
+        // Then stop the helpers and collect them: the bestmove does not wait for them.
+        shared.control.stop.store(true, Ordering::SeqCst);
+        let helpers: Vec<ThreadData> = handles.into_iter().map(|h| h.join().unwrap_or_default()).collect();
+        ((best, score, main.completed_depth, main.data), helpers)
+    });
+    let (best, score, depth, main_data) = main_result;
+    let mut threads = vec![main_data];
+    threads.extend(helper_datas);
+    let nodes = shared.total_nodes();
+    SearchResult { best, score: Some(score), nodes, depth, threads }
+}
+
+/// The limits of a pondering search once `ponderhit` came: new clock values replace the old.
+pub(super) fn limits_after_ponderhit(base: &Limits, new: Option<&Limits>) -> Limits {
+    let mut limits = base.clone();
+    if let Some(l) = new {
+        limits.time = l.time;
+        limits.inc = l.inc;
+        limits.byoyomi = l.byoyomi;
+    }
+    limits.ponder = false;
+    limits
+}
+
+/// Gives the answer when the main thread has not by the end of the planned time (plus a
+/// quarter of the network delay), because it is waiting for a CPU: a thread that slept until
+/// then gets one at once on a loaded machine, where a busy one may wait tens of milliseconds.
+/// The main thread normally answers first (with a partial iteration's result); then this
+/// returns.
+fn timekeeper(
+    control: &Control,
+    limits: &Limits,
+    config: &SearchConfig,
+    root: &Position,
+    start: Instant,
+    finished: &AtomicBool,
+    reporter: &dyn Reporter,
+) {
+    let (us, ply) = (root.side_to_move(), root.game_ply());
+    while !finished.load(Ordering::SeqCst) && !control.is_answered() {
+        let (origin, plan) = if limits.ponder {
+            // (A statement of its own: the guard must not live through the sleep below, or
+            // `ponderhit` could wait for the lock.)
+            let ponderhit = control.ponderhit_info.lock().clone();
+            match ponderhit {
+                Some((at, new)) => {
+                    (at, time::plan(&limits_after_ponderhit(limits, new.as_ref()), us, ply, &config.time))
+                }
+                None => {
+                    // Still pondering (or stopped, which `finished` will tell soon).
+                    std::thread::sleep(Duration::from_millis(2));
+                    continue;
+                }
+            }
+        } else {
+            (start, time::plan(limits, us, ply, &config.time))
+        };
+        let Some(plan) = plan else { return };
+        let deadline = origin + Duration::from_millis(plan.maximum + config.time.network_delay / 4);
+        let now = Instant::now();
+        if now >= deadline {
+            if let Some(best) = control.stop_and_take_answer() {
+                reporter.bestmove(&best, None);
+            }
+            return;
+        }
+        std::thread::sleep((deadline - now).min(Duration::from_millis(5)));
+    }
+}
+
+/// While pondering or in `go infinite`, the bestmove waits for `stop` or `ponderhit`.
+fn wait_for_release(control: &Control, limits: &Limits) {
+    if !(limits.ponder || limits.infinite) {
+        return;
+    }
+    while control.hold.load(Ordering::SeqCst) && !control.stop.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn ponder_from_tt(root: &Position, best: Move, tt: &TranspositionTable) -> Option<Move> {
+    let mut pos = root.clone();
+    pos.do_move(best);
+    tt.probe(pos.key()).and_then(|h| h.mv).filter(|&m| pos.is_legal(m))
+}
+
+fn root_move_list(root: &Position, tt: &TranspositionTable) -> Vec<RootMove> {
+    let mut list = MoveList::new();
+    movegen::generate_legal(root, &mut list);
+    let tt_move = tt.probe(root.key()).and_then(|h| h.mv);
+    let mut rms: Vec<RootMove> = list
+        .iter()
+        .map(|&m| RootMove { mv: m, score: -VALUE_INF, prev_score: -VALUE_INF, bound: None, seldepth: 0, pv: vec![m] })
+        .collect();
+    // Promotions before their non-promotion twins, so that ties prefer the promotion.
+    rms.sort_by_key(|rm| !rm.mv.is_promotion());
+    if let Some(t) = tt_move
+        && let Some(i) = rms.iter().position(|rm| rm.mv == t)
+    {
+        rms.swap(0, i);
+    }
+    rms
+}
+
+/// Hasher for keys that are already uniformly random (Zobrist keys).
+#[derive(Default, Clone, Copy)]
+pub(super) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+pub(super) type KeyMap = HashMap<u64, usize, std::hash::BuildHasherDefault<KeyHasher>>;

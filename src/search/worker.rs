@@ -1,0 +1,475 @@
+//! A search thread: iterative deepening with aspiration windows, the main thread's decisions
+//! (time, mate probes at the root, reports), and the node bookkeeping the alpha-beta search
+//! (`alphabeta`) relies on: repetitions, rule endings, the carried evaluation terms.
+
+mod alphabeta;
+
+use super::params::*;
+use super::threads::{KeyMap, answer_of, limits_after_ponderhit};
+use super::*;
+use crate::eval::{self, Value};
+use crate::shogi::{EnteringKingRule, Move, Position, RepetitionKind};
+use crate::tt::{Bound, TranspositionTable};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub(super) mv: Move,
+    pub(super) score: Value,
+    pub(super) prev_score: Value,
+    pub(super) bound: Option<Bound>,
+    pub(super) seldepth: i32,
+    pub(super) pv: Vec<Move>,
+}
+
+#[derive(Clone, Copy, Default)]
+pub(super) struct Frame {
+    pub(super) killers: [Option<Move>; 2],
+    pub(super) static_eval: Value,
+    pub(super) current: Option<Move>,
+    /// Piece-to index of `current`, for counter moves.
+    pub(super) current_piece_to: Option<usize>,
+    /// Kind-to index of `current`, for continuation history.
+    pub(super) current_kind_to: Option<usize>,
+    pub(super) excluded: Option<Move>,
+    pub(super) null_moved: bool,
+    /// `eval::piece_sum` of this node's position, VALUE_NONE until known: carried from the
+    /// parent's when only a non-king piece moved, so children evaluate incrementally.
+    pub(super) piece_sum: Value,
+}
+
+/// What every thread of one search shares.
+pub(super) struct Shared<'a> {
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) control: &'a Control,
+    pub(super) nodes: Vec<AtomicU64>,
+    pub(super) limits: Limits,
+    pub(super) config: SearchConfig,
+    /// Keys of positions played before the root, mapped to their latest index in the history.
+    pub(super) game_keys: KeyMap,
+}
+
+impl Shared<'_> {
+    pub(super) fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+pub(super) struct Worker<'a> {
+    pub(super) id: usize,
+    pub(super) shared: &'a Shared<'a>,
+    pub(super) pos: Position,
+    pub(super) data: ThreadData,
+    pub(super) stack: Vec<Frame>,
+    pub(super) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pub(super) pv_len: Vec<usize>,
+    pub(super) root_moves: Vec<RootMove>,
+    pub(super) root_depth: i32,
+    pub(super) pv_idx: usize,
+    pub(super) seldepth: i32,
+    pub(super) nodes: u64,
+    pub(super) completed_depth: i32,
+    // Main thread only: timing.
+    pub(super) start: Instant,
+    pub(super) plan: Option<TimePlan>,
+    /// The limits the clock decisions use (updated by `ponderhit`).
+    pub(super) clock: Limits,
+    pub(super) check_counter: u32,
+    pub(super) reductions: Arc<[[i32; 64]; 64]>,
+    /// Main thread of a single-PV search: the root mate probes' solver, and the root moves
+    /// probed so far with the opponent's mating line they allow (None: none found).
+    pub(super) mate_probe: Option<crate::mate::MateSolver>,
+    pub(super) probed: Vec<(Move, Option<Vec<Move>>)>,
+}
+
+/// How a repetition found in search scores for the side to move: a perpetual check loses for
+/// the checking side (scored like a mate), anything else is a draw.
+fn repetition_value(pos: &Position, distance: usize, draw: Value, ply: usize) -> Value {
+    match pos.repetition_kind(distance) {
+        RepetitionKind::WinForSideToMove => mate_in(ply),
+        RepetitionKind::LossForSideToMove => mated_in(ply),
+        RepetitionKind::Draw => draw,
+    }
+}
+
+impl<'a> Worker<'a> {
+    pub(super) fn new(
+        id: usize,
+        shared: &'a Shared<'a>,
+        pos: Position,
+        data: ThreadData,
+        root_moves: Vec<RootMove>,
+        reductions: Arc<[[i32; 64]; 64]>,
+    ) -> Worker<'a> {
+        Worker {
+            id,
+            shared,
+            pos,
+            data,
+            stack: vec![Frame { piece_sum: VALUE_NONE, ..Frame::default() }; MAX_PLY + 8],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: vec![0; MAX_PLY + 2],
+            root_moves,
+            root_depth: 0,
+            pv_idx: 0,
+            seldepth: 0,
+            nodes: 0,
+            completed_depth: 0,
+            start: Instant::now(),
+            plan: None,
+            clock: shared.limits.clone(),
+            check_counter: 0,
+            reductions,
+            mate_probe: None,
+            probed: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.shared.control.stop.load(Ordering::Relaxed)
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// After `ponderhit` the clock starts anew (from when `ponderhit` came, not from when
+    /// this thread noticed it), with the clock values it brought if any.
+    fn poll_ponderhit(&mut self) {
+        let control = self.shared.control;
+        if control.ponderhit.swap(false, Ordering::SeqCst) {
+            let info = control.ponderhit_info.lock().clone();
+            let (at, new) = info.unwrap_or((Instant::now(), None));
+            self.start = at;
+            let limits = limits_after_ponderhit(&self.shared.limits, new.as_ref());
+            self.plan = time::plan(&limits, self.pos.side_to_move(), self.pos.game_ply(), &self.shared.config.time);
+            self.clock = limits;
+        }
+    }
+
+    /// Main thread: every so often, check the clock and the node limit.
+    fn check_limits(&mut self) {
+        self.check_counter += 1;
+        if self.check_counter < 64 {
+            return;
+        }
+        self.check_counter = 0;
+        self.poll_ponderhit();
+        let control = self.shared.control;
+        if let Some(n) = self.shared.limits.nodes
+            && self.completed_depth >= 1
+            && self.shared.total_nodes() >= n
+        {
+            control.stop.store(true, Ordering::SeqCst);
+        }
+        if control.hold.load(Ordering::Relaxed) && self.shared.limits.ponder {
+            return; // still pondering: the clock does not run
+        }
+        if let Some(plan) = self.plan
+            && self.completed_depth >= 1
+            && self.elapsed_ms() >= plan.maximum
+        {
+            control.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if self.is_main() {
+            self.check_limits();
+        }
+    }
+
+    pub(super) fn iterative_deepening(&mut self, reporter: Option<&dyn Reporter>) {
+        let limits = self.shared.limits.clone();
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 10).clamp(1, MAX_PLY as i32 - 10);
+        let multipv = self.shared.config.multipv.clamp(1, self.root_moves.len());
+        let single_reply = self.root_moves.len() == 1;
+        let mut last_best: Option<Move> = None;
+        let mut best_changes = 0.0f64;
+        let mut prev_best_score = VALUE_NONE;
+
+        if self.is_main() && multipv == 1 {
+            // The solver is kept with the thread's data between searches (each probe forgets
+            // what the previous one stored).
+            self.mate_probe = self.data.mate_probe.take().or_else(|| crate::mate::MateSolver::new(MATE_PROBE_MIB).ok());
+            if self.play_own_mate(reporter) {
+                return;
+            }
+        }
+
+        let mut depth = 0;
+        while depth < max_depth {
+            depth += 1;
+            // Helpers skip some depths so the threads spread over different iterations.
+            if self.id > 0 && ((depth + self.id as i32) % 4 == 0) && depth > 2 && depth < max_depth {
+                continue;
+            }
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = ASPIRATION_DELTA;
+                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < VALUE_MATE_IN_MAX_PLY {
+                    ((prev - delta).max(-VALUE_INF), (prev + delta).min(VALUE_INF))
+                } else {
+                    (-VALUE_INF, VALUE_INF)
+                };
+                loop {
+                    let v = self.search::<true>(alpha, beta, depth, 0, false);
+                    // Stable sort keeps the order of equal (unsearched) moves.
+                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if self.stopped() {
+                        break;
+                    }
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-VALUE_INF);
+                        if let Some(r) = reporter
+                            && self.elapsed_ms() > 2000
+                        {
+                            self.report(r, depth, pv_idx, pv_idx + 1);
+                        }
+                    } else if v >= beta {
+                        beta = (v + delta).min(VALUE_INF);
+                        if let Some(r) = reporter
+                            && self.elapsed_ms() > 2000
+                        {
+                            self.report(r, depth, pv_idx, pv_idx + 1);
+                        }
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2 + 10;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped() {
+                    break;
+                }
+            }
+            if self.stopped() && depth > 1 {
+                // An interrupted iteration: its first move was searched in full if it now
+                // leads with a real score; report what the answer will be.
+                if let Some(r) = reporter {
+                    self.report(r, depth - 1, 0, multipv);
+                }
+                break;
+            }
+            self.completed_depth = depth;
+            if let Some(r) = reporter {
+                self.report(r, depth, 0, multipv);
+            }
+            if !self.is_main() {
+                continue;
+            }
+            let control = self.shared.control;
+            control.publish(answer_of(&self.root_moves[0], &self.pos, self.shared.tt, self.shared.config.resign_value));
+            // ----- main thread: decide whether to go on -----
+            self.poll_ponderhit();
+            let best = self.root_moves[0].mv;
+            let score = self.root_moves[0].score;
+            if last_best != Some(best) {
+                best_changes += 1.0;
+            }
+            best_changes *= 0.6;
+            last_best = Some(best);
+            // A proven mate needs no deeper search (an infinite or pondering search then
+            // waits for its release in `run`).
+            if score.abs() >= VALUE_MATE_IN_MAX_PLY && VALUE_MATE - score.abs() <= depth {
+                break;
+            }
+            let hold = self.shared.control.hold.load(Ordering::Relaxed);
+            let stop_allowed = !(limits.infinite || (limits.ponder && hold));
+            if stop_allowed {
+                let limits = &self.clock;
+                if single_reply && limits.uses_clock() {
+                    break;
+                }
+                if let Some(plan) = self.plan
+                    && limits.movetime.is_none()
+                {
+                    let drop = if prev_best_score != VALUE_NONE { (prev_best_score - score).clamp(0, 200) } else { 0 };
+                    let factor = (1.0 + best_changes) * (1.0 + drop as f64 / 250.0);
+                    let target = (plan.optimum as f64 * factor.min(3.0)) as u64;
+                    let is_pure_byoyomi = limits.time[self.pos.side_to_move().index()].unwrap_or(0) == 0
+                        && limits.byoyomi[self.pos.side_to_move().index()] > 0;
+                    if !is_pure_byoyomi && self.elapsed_ms() >= target.min(plan.maximum) {
+                        break;
+                    }
+                    // Next iteration would take much longer than what is left: stop now.
+                    if !is_pure_byoyomi && self.elapsed_ms() * 2 >= plan.maximum {
+                        break;
+                    }
+                }
+            }
+            prev_best_score = score;
+        }
+    }
+
+    /// A short mate for the side to move found by the probe goes to the front of the root
+    /// moves with its line; true when there is one (the search is then over).
+    fn play_own_mate(&mut self, reporter: Option<&dyn Reporter>) -> bool {
+        let Some(solver) = self.mate_probe.as_mut() else { return false };
+        let stop = &self.shared.control.stop;
+        let Some(line) = solver.probe(&self.pos, OWN_MATE_NODES, MATE_PROBE_PLY, stop) else { return false };
+        let Some(i) = self.root_moves.iter().position(|rm| rm.mv == line[0]) else { return false };
+        self.root_moves[..=i].rotate_right(1);
+        let len = line.len();
+        let rm = &mut self.root_moves[0];
+        rm.score = mate_in(len);
+        rm.prev_score = rm.score;
+        rm.bound = None;
+        rm.seldepth = len as i32;
+        rm.pv = line;
+        self.completed_depth = len as i32;
+        if let Some(r) = reporter {
+            self.report(r, len as i32, 0, 1);
+        }
+        let control = self.shared.control;
+        control.publish(answer_of(&self.root_moves[0], &self.pos, self.shared.tt, self.shared.config.resign_value));
+        true
+    }
+
+    /// The opponent's mating line after the root move `m`, if the probe finds one (each root
+    /// move is probed once per search).
+    fn mate_allowed_by(&mut self, m: Move) -> Option<Vec<Move>> {
+        if let Some((_, line)) = self.probed.iter().find(|(mv, _)| *mv == m) {
+            return line.clone();
+        }
+        let solver = self.mate_probe.as_mut()?;
+        self.pos.do_move(m);
+        let stop = &self.shared.control.stop;
+        let line = solver.probe(&self.pos, REFUTE_MATE_NODES, MATE_PROBE_PLY, stop);
+        self.pos.undo_move(m);
+        self.probed.push((m, line.clone()));
+        line
+    }
+
+    fn report(&self, r: &dyn Reporter, depth: i32, from: usize, to: usize) {
+        // Nothing after the bestmove (given early by `stop_and_take_answer`).
+        if self.shared.control.is_answered() {
+            return;
+        }
+        let elapsed = self.elapsed_ms();
+        let nodes = self.shared.total_nodes();
+        let nps = nodes * 1000 / elapsed.max(1);
+        let hashfull = self.shared.tt.hashfull();
+        for (i, rm) in self.root_moves.iter().enumerate().take(to).skip(from) {
+            let searched = rm.score != -VALUE_INF;
+            let (d, v) = if searched { (depth, rm.score) } else { ((depth - 1).max(1), rm.prev_score) };
+            if v == -VALUE_INF {
+                continue;
+            }
+            r.info(&SearchInfo {
+                depth: d,
+                seldepth: rm.seldepth.max(d),
+                multipv: i + 1,
+                score: Score::from_value(v),
+                bound: if i == self.pv_idx { rm.bound } else { None },
+                nodes,
+                nps,
+                time_ms: elapsed,
+                hashfull,
+                pv: rm.pv.clone(),
+            });
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1];
+        self.pv[ply][0] = Some(m);
+        for i in 0..child_len {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// Repetition of the current position: first in the search path, then in the game played
+    /// before the root. Returns the distance in plies to the earlier occurrence.
+    fn repetition_distance(&self, ply: usize) -> Option<usize> {
+        let hist = self.pos.history();
+        let n = hist.len();
+        let key = self.pos.key();
+        let mut i = 4;
+        while i <= ply.min(n) {
+            let st = &hist[n - i];
+            if st.board_key ^ st.hand_key == key {
+                return Some(i);
+            }
+            i += 2;
+        }
+        self.shared.game_keys.get(&key).map(|&j| n - j)
+    }
+
+    /// Rule endings that score a node without search: repetition (draw or perpetual check),
+    /// a winning declaration, the move limit.
+    fn game_end_value(&self, ply: usize, in_check: bool) -> Option<Value> {
+        if let Some(d) = self.repetition_distance(ply) {
+            return Some(repetition_value(&self.pos, d, self.draw_value(ply), ply));
+        }
+        let cfg = &self.shared.config;
+        if cfg.entering_king_rule != EnteringKingRule::NoEnteringKing
+            && self.pos.can_declare_win(cfg.entering_king_rule)
+        {
+            return Some(mate_in(ply + 1));
+        }
+        if cfg.max_moves_to_draw > 0 && self.pos.game_ply().saturating_sub(1) >= cfg.max_moves_to_draw {
+            // The game is over: a mate delivered by the last move still counts.
+            if in_check && !self.pos.has_legal_move() {
+                return Some(mated_in(ply));
+            }
+            return Some(self.draw_value(ply));
+        }
+        None
+    }
+
+    fn draw_value(&self, ply: usize) -> Value {
+        // The draw value is from the root side's view; flip it on the other side's plies.
+        let v = self.shared.config.draw_value;
+        if ply.is_multiple_of(2) { v } else { -v }
+    }
+
+    /// Sets this node's piece sum from its parent's where a move of a non-king piece (or a
+    /// null move) leads here; unknown otherwise (`static_eval` computes it when needed).
+    #[inline]
+    fn carry_piece_sum(&mut self, ply: usize) {
+        let parent = if ply > 0 { self.stack[ply - 1].piece_sum } else { VALUE_NONE };
+        self.stack[ply].piece_sum = if parent == VALUE_NONE {
+            VALUE_NONE
+        } else {
+            eval::piece_sum_after(&self.pos, parent).unwrap_or(VALUE_NONE)
+        };
+    }
+
+    /// Piece-to index of the move that led to the node at `ply` (None at the root and after a
+    /// null move).
+    #[inline]
+    fn prev_piece_to(&self, ply: usize) -> Option<usize> {
+        if ply > 0 { self.stack[ply - 1].current_piece_to } else { None }
+    }
+
+    /// The static evaluation of the node at `ply` (side to move's view), from its piece sum.
+    #[inline]
+    fn static_eval(&mut self, ply: usize) -> Value {
+        let mut sum = self.stack[ply].piece_sum;
+        if sum == VALUE_NONE {
+            sum = eval::piece_sum(&self.pos);
+            self.stack[ply].piece_sum = sum;
+        }
+        eval::evaluate_with(&self.pos, sum)
+    }
+}

@@ -1,0 +1,530 @@
+//! The principal-variation alpha-beta search and quiescence search of one thread: table
+//! cutoffs, static-evaluation pruning (reverse futility, null move), move-loop pruning, singular
+//! and check extensions, late move reductions, history and correction updates.
+
+use super::super::movepick::{MovePicker, is_capture, is_tactical, kind_to_index, piece_to_index};
+use super::super::params::*;
+use super::super::see::see_ge;
+use super::super::*;
+use super::*;
+
+impl Worker<'_> {
+    pub(super) fn search<const PV: bool>(
+        &mut self,
+        mut alpha: Value,
+        mut beta: Value,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Value {
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply, 0);
+        }
+        let root = ply == 0;
+        if PV {
+            self.pv_len[ply] = 0;
+        }
+        self.count_node();
+        if PV && ply as i32 + 1 > self.seldepth {
+            self.seldepth = ply as i32 + 1;
+        }
+        let in_check = self.pos.in_check();
+        if !root {
+            if self.stopped() {
+                return 0;
+            }
+            if let Some(v) = self.game_end_value(ply, in_check) {
+                return v;
+            }
+            if ply >= MAX_PLY - 4 {
+                return if in_check { 0 } else { eval::evaluate(&self.pos) };
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        self.carry_piece_sum(ply);
+        let excluded = self.stack[ply].excluded;
+        let key = self.pos.key() ^ excluded.map_or(0, |m| (m.raw() as u64) << 16);
+        let tt_hit = self.shared.tt.probe(key);
+        let tt_move = if root {
+            Some(self.root_moves[self.pv_idx].mv)
+        } else {
+            tt_hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m))
+        };
+        let tt_value = tt_hit.map_or(VALUE_NONE, |h| value_from_tt(h.value, ply));
+        let tt_pv = PV || tt_hit.is_some_and(|h| h.is_pv);
+        if !PV
+            && excluded.is_none()
+            && let Some(h) = tt_hit
+            && h.depth >= depth
+            && tt_value != VALUE_NONE
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => tt_value >= beta,
+                Bound::Upper => tt_value <= alpha,
+            }
+        {
+            return tt_value;
+        }
+
+        // Static evaluation (the table keeps it uncorrected), then shifted by the correction
+        // history.
+        let raw_eval = if in_check {
+            VALUE_NONE
+        } else if let Some(h) = tt_hit
+            && h.eval.abs() < VALUE_MATE_IN_MAX_PLY
+        {
+            h.eval
+        } else {
+            self.static_eval(ply)
+        };
+        let static_eval = if raw_eval == VALUE_NONE {
+            VALUE_NONE
+        } else {
+            self.data.correction.corrected(&self.pos, self.prev_piece_to(ply), raw_eval)
+        };
+        // A TT bound can sharpen the static estimate.
+        let eval_est = if !in_check
+            && tt_value != VALUE_NONE
+            && tt_value.abs() < VALUE_MATE_IN_MAX_PLY
+            && let Some(h) = tt_hit
+            && (h.bound == Bound::Exact
+                || (h.bound == Bound::Lower && tt_value > static_eval)
+                || (h.bound == Bound::Upper && tt_value < static_eval))
+        {
+            tt_value
+        } else {
+            static_eval
+        };
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2].static_eval != VALUE_NONE
+            && static_eval > self.stack[ply - 2].static_eval;
+        self.stack[ply + 1].killers = [None; 2];
+        self.stack[ply + 2].killers = [None; 2];
+
+        if !PV && !in_check && excluded.is_none() {
+            // Reverse futility pruning.
+            if depth < RFP_DEPTH
+                && eval_est - RFP_MARGIN * (depth - improving as i32) >= beta
+                && eval_est < VALUE_MATE_IN_MAX_PLY
+            {
+                return eval_est;
+            }
+            // Null move pruning.
+            if depth >= NMP_MIN_DEPTH
+                && eval_est >= beta
+                && static_eval >= beta
+                && !self.stack[ply].null_moved
+                && beta > -VALUE_MATE_IN_MAX_PLY
+            {
+                let r = NMP_BASE_R + depth / NMP_DEPTH_DIV + ((eval_est - beta) / NMP_EVAL_DIV).min(3);
+                self.stack[ply].current = None;
+                self.stack[ply].current_piece_to = None;
+                self.stack[ply].current_kind_to = None;
+                self.stack[ply + 1].null_moved = true;
+                self.pos.do_null_move();
+                let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.undo_null_move();
+                self.stack[ply + 1].null_moved = false;
+                if self.stopped() {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= VALUE_MATE_IN_MAX_PLY { beta } else { v };
+                }
+            }
+        }
+
+        // Internal iterative reduction: no TT move means this node was not searched before.
+        let mut depth = depth;
+        if !root && tt_move.is_none() && depth >= IIR_DEPTH && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        let prev_piece_to = if ply > 0 { self.stack[ply - 1].current_piece_to } else { None };
+        let killers = self.stack[ply].killers;
+        let counter = self.data.history.counter_move(prev_piece_to);
+        let conts = [
+            if ply >= 1 { self.stack[ply - 1].current_kind_to } else { None },
+            if ply >= 2 { self.stack[ply - 2].current_kind_to } else { None },
+        ];
+        let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter], conts);
+
+        let mut best_value = -VALUE_INF;
+        let mut best_move: Option<Move> = None;
+        let mut move_count = 0;
+        let check_info = self.pos.check_info();
+        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
+        let orig_alpha = alpha;
+
+        loop {
+            let m = if root {
+                // The root walks its own list (in order of the last iteration), from pv_idx on.
+                let i = self.pv_idx + move_count;
+                if i >= self.root_moves.len() {
+                    break;
+                }
+                self.root_moves[i].mv
+            } else {
+                match picker.next(&self.pos, &self.data.history) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            if Some(m) == excluded {
+                continue;
+            }
+            move_count += 1;
+            let capture = is_capture(&self.pos, m);
+            let tactical = is_tactical(&self.pos, m);
+            let gives_check = self.pos.gives_check_with(&check_info, m);
+            let hist_score = if tactical {
+                0
+            } else if let Some(s) = picker.last_quiet_score().filter(|_| !root) {
+                s
+            } else {
+                self.data.history.quiet_score(&self.pos, m, &conts)
+            };
+
+            // ----- shallow pruning -----
+            if !root && best_value > -VALUE_MATE_IN_MAX_PLY {
+                if !tactical && !gives_check {
+                    let lmp_limit = (LMP_BASE + depth * depth * LMP_SCALE) * if improving { 2 } else { 1 } / 2 + 1;
+                    if depth < LMP_DEPTH && move_count as i32 > lmp_limit {
+                        continue;
+                    }
+                    if !in_check
+                        && depth < FUTILITY_DEPTH
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                        && hist_score < 4000
+                    {
+                        continue;
+                    }
+                    if depth < SEE_PRUNE_DEPTH && !see_ge(&self.pos, m, SEE_QUIET_MARGIN * depth) {
+                        continue;
+                    }
+                } else if depth < SEE_PRUNE_DEPTH && !in_check && !see_ge(&self.pos, m, SEE_CAPTURE_MARGIN * depth) {
+                    continue;
+                }
+            }
+
+            // ----- extensions -----
+            let mut extension = 0;
+            if !root
+                && depth >= SINGULAR_DEPTH
+                && Some(m) == tt_move
+                && excluded.is_none()
+                && let Some(h) = tt_hit
+                && h.bound != Bound::Upper
+                && h.depth >= depth - 3
+                && tt_value.abs() < VALUE_MATE_IN_MAX_PLY
+            {
+                let singular_beta = tt_value - SINGULAR_MARGIN * depth;
+                self.stack[ply].excluded = Some(m);
+                let v = self.search::<false>(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+                self.stack[ply].excluded = None;
+                if v < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    // Multi-cut: another move also beats beta.
+                    return singular_beta;
+                }
+            } else if gives_check && depth < 12 && see_ge(&self.pos, m, 0) {
+                extension = 1;
+            }
+
+            self.stack[ply].current = Some(m);
+            self.stack[ply].current_piece_to = Some(piece_to_index(&self.pos, m));
+            self.stack[ply].current_kind_to = Some(kind_to_index(&self.pos, m));
+            self.shared.tt.prefetch(self.pos.key_after(m));
+            self.pos.do_move(m);
+            let new_depth = depth - 1 + extension;
+            let mut value;
+            if move_count == 1 {
+                value = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                // Zero-window searches leave the child's line alone; without a full re-search
+                // below (a fail high), the line must not come from an earlier sibling.
+                if PV {
+                    self.pv_len[ply + 1] = 0;
+                }
+                // Late move reductions.
+                let mut r = 0;
+                if depth >= 3 && move_count > 1 + root as usize && (!tactical || cut_node) {
+                    r = self.reductions[(depth as usize).min(63)][move_count.min(63)];
+                    if cut_node {
+                        r += 1;
+                    }
+                    if tt_pv {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if gives_check || in_check {
+                        r -= 1;
+                    }
+                    r -= hist_score / LMR_HISTORY_DIV;
+                    r = r.min(new_depth - 1).max(0);
+                }
+                value = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if value > alpha && r > 0 {
+                    value = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if PV && value > alpha && (root || value < beta) {
+                    value = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.pos.undo_move(m);
+
+            if self.stopped() {
+                return 0;
+            }
+
+            // A move about to become the best at the root must not allow a mate that the
+            // search cannot see: it scores as mated, with the mating line as its PV.
+            let mut mating_line = None;
+            if root
+                && self.mate_probe.is_some()
+                && depth >= REFUTE_MIN_DEPTH
+                && (move_count == 1 || value > alpha)
+                && value.abs() < VALUE_MATE_IN_MAX_PLY
+                && let Some(line) = self.mate_allowed_by(m)
+            {
+                value = mated_in(line.len() + 1);
+                mating_line = Some(line);
+            }
+
+            if root {
+                let seldepth = self.seldepth;
+                let child_pv: Vec<Move> =
+                    mating_line.unwrap_or_else(|| self.pv[1][..self.pv_len[1]].iter().flatten().copied().collect());
+                let idx = self.pv_idx + move_count - 1;
+                let rm = &mut self.root_moves[idx];
+                if move_count == 1 || value > alpha {
+                    rm.score = value;
+                    rm.seldepth = seldepth;
+                    rm.bound = if value >= beta {
+                        Some(Bound::Lower)
+                    } else if value <= alpha {
+                        Some(Bound::Upper)
+                    } else {
+                        None
+                    };
+                    rm.pv.clear();
+                    rm.pv.push(m);
+                    rm.pv.extend(child_pv);
+                } else {
+                    rm.score = -VALUE_INF;
+                }
+            }
+
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = Some(m);
+                    if PV && !root {
+                        self.update_pv(ply, m);
+                    }
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+            if Some(m) != best_move {
+                if capture {
+                    let _ = captures_tried.try_push(m);
+                } else if !tactical {
+                    let _ = quiets_tried.try_push(m);
+                }
+            }
+        }
+
+        if move_count == 0 {
+            // No legal move (or only the excluded one): a loss, in check or not.
+            return if excluded.is_some() { alpha } else { mated_in(ply) };
+        }
+
+        if let Some(bm) = best_move
+            && best_value >= beta
+        {
+            let bonus = (HISTORY_BONUS_MUL * depth * depth).min(HISTORY_BONUS_MAX);
+            let hist = &mut self.data.history;
+            if !is_tactical(&self.pos, bm) {
+                let fr = &mut self.stack[ply];
+                if fr.killers[0] != Some(bm) {
+                    fr.killers[1] = fr.killers[0];
+                    fr.killers[0] = Some(bm);
+                }
+                hist.update_quiet_all(&self.pos, bm, &conts, bonus);
+                hist.set_counter_move(prev_piece_to, bm);
+                for &q in &quiets_tried {
+                    hist.update_quiet_all(&self.pos, q, &conts, -bonus);
+                }
+            } else if is_capture(&self.pos, bm) {
+                hist.update_capture(&self.pos, bm, bonus);
+            }
+            for &c in &captures_tried {
+                hist.update_capture(&self.pos, c, -bonus);
+            }
+        }
+
+        // What the search found against the static evaluation, where the bound says which way
+        // it errs and no capture or promotion explains the difference.
+        if !in_check
+            && excluded.is_none()
+            && best_value.abs() < VALUE_MATE_IN_MAX_PLY
+            && best_move.is_none_or(|m| !is_tactical(&self.pos, m))
+            && ((best_value < static_eval && best_value < beta) || (best_value > static_eval && best_move.is_some()))
+        {
+            self.data.correction.update(&self.pos, self.prev_piece_to(ply), static_eval, best_value, depth);
+        }
+
+        if excluded.is_none() && !(root && self.pv_idx > 0) {
+            let bound = if best_value >= beta {
+                Bound::Lower
+            } else if PV && best_value > orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.tt.store(
+                key,
+                best_move,
+                value_to_tt(best_value, ply),
+                if raw_eval == VALUE_NONE { 0 } else { raw_eval },
+                depth,
+                bound,
+                tt_pv,
+            );
+        }
+        best_value
+    }
+
+    pub(super) fn qsearch<const PV: bool>(&mut self, mut alpha: Value, beta: Value, ply: usize, qdepth: i32) -> Value {
+        self.count_node();
+        if PV {
+            self.pv_len[ply] = 0;
+            if ply as i32 + 1 > self.seldepth {
+                self.seldepth = ply as i32 + 1;
+            }
+        }
+        if self.stopped() {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if let Some(v) = self.game_end_value(ply, in_check) {
+            return v;
+        }
+        if ply >= MAX_PLY - 4 {
+            return if in_check { 0 } else { eval::evaluate(&self.pos) };
+        }
+        self.carry_piece_sum(ply);
+        let key = self.pos.key();
+        let tt_hit = self.shared.tt.probe(key);
+        let tt_value = tt_hit.map_or(VALUE_NONE, |h| value_from_tt(h.value, ply));
+        if !PV
+            && let Some(h) = tt_hit
+            && tt_value != VALUE_NONE
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => tt_value >= beta,
+                Bound::Upper => tt_value <= alpha,
+            }
+        {
+            return tt_value;
+        }
+        let mut best_value;
+        let (raw_eval, static_eval);
+        if in_check {
+            best_value = -VALUE_INF;
+            (raw_eval, static_eval) = (VALUE_NONE, VALUE_NONE);
+        } else {
+            raw_eval = match tt_hit {
+                Some(h) if h.eval.abs() < VALUE_MATE_IN_MAX_PLY => h.eval,
+                _ => self.static_eval(ply),
+            };
+            static_eval = self.data.correction.corrected(&self.pos, self.prev_piece_to(ply), raw_eval);
+            best_value = static_eval;
+            if best_value >= beta {
+                return best_value;
+            }
+            alpha = alpha.max(best_value);
+        }
+        let tt_move = tt_hit.and_then(|h| h.mv);
+        let mut picker = MovePicker::new_qsearch(&self.pos, tt_move);
+        let mut best_move = None;
+        let mut move_count = 0;
+        let orig_alpha = alpha;
+        while let Some(m) = picker.next(&self.pos, &self.data.history) {
+            move_count += 1;
+            if !in_check {
+                // Delta pruning and losing captures.
+                let victim = self.pos.piece_on(m.to());
+                let gain = if victim.is_empty() { 0 } else { eval::capture_value(victim.kind()) };
+                if !m.is_promotion() && static_eval + gain + QS_DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                if !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+                // Deep in quiescence, only recaptures.
+                if qdepth <= -6
+                    && let Some(last) = self.pos.last_move()
+                    && last.to() != m.to()
+                {
+                    continue;
+                }
+            }
+            self.shared.tt.prefetch(self.pos.key_after(m));
+            self.pos.do_move(m);
+            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth - 1);
+            self.pos.undo_move(m);
+            if self.stopped() {
+                return 0;
+            }
+            if v > best_value {
+                best_value = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if PV && best_value > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best_move,
+            value_to_tt(best_value, ply),
+            if raw_eval == VALUE_NONE { 0 } else { raw_eval },
+            0,
+            bound,
+            PV,
+        );
+        best_value
+    }
+}
