@@ -109,16 +109,32 @@ pub struct TranspositionTable {
 ///
 /// Why not `Vec<Bucket>`: a `Vec` of 64-byte-aligned buckets must be written entry by entry
 /// (the allocator zeroes over-aligned blocks with a memset), which for the default 256 MiB
-/// took 150-900 ms here depending on load, delaying the first move of a game. Asking for
-/// 16-byte alignment lets the allocator use `calloc`, whose fresh pages the OS zeroes lazily:
-/// the table is there in microseconds, and pages fault in as the search first touches them.
-/// The block is one bucket longer so that a 64-byte-aligned run of `len` buckets fits in it.
+/// took 150-900 ms here depending on load, delaying the first move of a game. Fresh memory
+/// from the OS is zeroed lazily instead: the table is there in microseconds, and its pages
+/// come in when first written (`TranspositionTable::prefault` does that at `isready`).
+///
+/// On Linux the block is an anonymous mapping advised to use transparent huge pages (2 MiB):
+/// 512 times fewer page faults to bring it in (4 GiB: 2,048 instead of a million), fewer TLB
+/// misses while searching, and a quick release at exit. Elsewhere it comes from the
+/// allocator's `calloc` (16-byte alignment keeps it off the memset path), one bucket longer so
+/// that a 64-byte-aligned run of `len` buckets fits in it.
 struct ZeroedBuckets {
     base: std::ptr::NonNull<u8>,
-    layout: std::alloc::Layout,
+    block: Block,
     first: std::ptr::NonNull<Bucket>,
     len: usize,
 }
+
+/// Where the memory of `ZeroedBuckets` came from, to give it back the same way.
+enum Block {
+    Heap(std::alloc::Layout),
+    #[cfg(target_os = "linux")]
+    Mapped(usize),
+}
+
+/// Huge page size on x86_64 and aarch64 Linux with 4 KiB base pages.
+#[cfg(target_os = "linux")]
+const HUGE_PAGE: usize = 2 << 20;
 
 // SAFETY: ZeroedBuckets owns its block exclusively (like a Box<[Bucket]>), and Bucket is made
 // of atomics, which are Sync; sharing `&[Bucket]` across threads is what Vec<Bucket> allows.
@@ -130,6 +146,12 @@ impl ZeroedBuckets {
     fn new(len: usize) -> Option<ZeroedBuckets> {
         let bucket = std::mem::size_of::<Bucket>();
         let size = len.checked_add(1)?.checked_mul(bucket)?;
+        #[cfg(target_os = "linux")]
+        if size >= HUGE_PAGE
+            && let Some(b) = Self::mapped(len, size)
+        {
+            return Some(b);
+        }
         let layout = std::alloc::Layout::from_size_align(size, 16).ok()?;
         // SAFETY: `size` is at least one bucket, so the layout is not zero-sized.
         let base = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
@@ -142,7 +164,37 @@ impl ZeroedBuckets {
         // SAFETY: `offset < bucket`, so `offset + len * bucket <= size`: the aligned run lies
         // inside the block.
         let first = unsafe { base.add(offset) }.cast::<Bucket>();
-        Some(ZeroedBuckets { base, layout, first, len })
+        Some(ZeroedBuckets { base, block: Block::Heap(layout), first, len })
+    }
+
+    /// A private anonymous mapping (zero-filled by the kernel) one huge page longer than
+    /// `size`, with the buckets starting on a huge page boundary, advised to use huge pages.
+    #[cfg(target_os = "linux")]
+    fn mapped(len: usize, size: usize) -> Option<ZeroedBuckets> {
+        let total = size.checked_add(HUGE_PAGE)?;
+        // SAFETY: a fresh anonymous mapping: no file, no address hint, nothing aliased.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                total,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return None;
+        }
+        let base = std::ptr::NonNull::new(ptr.cast::<u8>())?;
+        let offset = base.as_ptr().align_offset(HUGE_PAGE);
+        // SAFETY: `offset < HUGE_PAGE`, so the run of `size` bytes from there lies inside the
+        // mapping of `size + HUGE_PAGE` bytes.
+        let first = unsafe { base.add(offset) };
+        // Only advice: without huge pages (disabled, or none free) the mapping works the same.
+        // SAFETY: the range lies inside the mapping made above.
+        unsafe { libc::madvise(first.as_ptr().cast(), size, libc::MADV_HUGEPAGE) };
+        Some(ZeroedBuckets { base, block: Block::Mapped(total), first: first.cast::<Bucket>(), len })
     }
 }
 
@@ -158,8 +210,15 @@ impl std::ops::Deref for ZeroedBuckets {
 
 impl Drop for ZeroedBuckets {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with exactly this layout; dropped once.
-        unsafe { std::alloc::dealloc(self.base.as_ptr(), self.layout) }
+        match self.block {
+            // SAFETY: allocated in `new` with exactly this layout; dropped once.
+            Block::Heap(layout) => unsafe { std::alloc::dealloc(self.base.as_ptr(), layout) },
+            // SAFETY: mapped in `mapped` with exactly this length; unmapped once.
+            #[cfg(target_os = "linux")]
+            Block::Mapped(total) => unsafe {
+                libc::munmap(self.base.as_ptr().cast(), total);
+            },
+        }
     }
 }
 
@@ -205,6 +264,23 @@ impl TranspositionTable {
             }
         });
         self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Brings the pages of a fresh (all-zero) table in, `threads` threads sharing the work, by
+    /// writing a zero into one entry of every 4 KiB: the first search then does not pay for
+    /// page faults. Writes nothing a table does not already hold only while it is all zero.
+    pub fn prefault(&self, threads: usize) {
+        let per_page = (4096 / std::mem::size_of::<Bucket>()).max(1);
+        let chunk = self.buckets.len().div_ceil(threads.max(1)).max(per_page);
+        std::thread::scope(|s| {
+            for part in self.buckets.chunks(chunk) {
+                s.spawn(move || {
+                    for b in part.iter().step_by(per_page) {
+                        b.entries[0].check.store(0, Ordering::Relaxed);
+                    }
+                });
+            }
+        });
     }
 
     /// Called once per `go`: older entries become preferred victims.

@@ -173,3 +173,25 @@ fn cli_rejects_bad_input_with_status_2() {
         assert!(err.contains("error"), "{args:?}: {err}");
     }
 }
+
+/// shogiarena's form: `go mate nodes N` is a node limit (it used to be refused as a bad number).
+#[test]
+fn go_mate_nodes_is_a_node_limit() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send(&format!("position sfen {MATE_IN_7}"));
+    e.send("go mate nodes 200000");
+    let lines = e.until("checkmate", T);
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    assert_eq!(checked_line(MATE_IN_7, lines.last().unwrap()).len(), 7, "{lines:?}");
+    // A budget too small for the hard problem ends by itself with `timeout`, no `stop` needed.
+    e.send(&format!("position sfen {HARD}"));
+    e.send("go mate nodes 2000");
+    let lines = e.until("checkmate", T);
+    assert_eq!(lines.last().unwrap(), "checkmate timeout", "{lines:?}");
+    let nodes: u64 = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info time ").and_then(|r| r.split_whitespace().nth(2)?.parse().ok()))
+        .expect("an info line with nodes");
+    assert!(nodes <= 2000 + 2000, "{nodes} nodes for a budget of 2000");
+}

@@ -381,3 +381,35 @@ fn every_option_round_trips() {
     }
     assert!(checked >= 11, "{checked} options");
 }
+
+/// `readyok` means ready: with a 4 GiB table, the first `go` after `readyok` answers within its
+/// byoyomi like every later one (the table is allocated and its pages brought in before
+/// `readyok`; before, the first search paid for the page faults).
+#[test]
+fn first_go_after_readyok_with_a_4_gib_table_answers_within_the_byoyomi() {
+    let _cpu = common::exclusive();
+    if hayate::memory::memory_limit_mib().is_some_and(|m| m < 8192) {
+        eprintln!("skipped: less than 8 GiB of memory here");
+        return;
+    }
+    let mut e = Engine::start();
+    e.send("usi");
+    e.until("usiok", T);
+    e.send("setoption name USI_Hash value 4096");
+    e.send("isready");
+    assert_eq!(e.until("readyok", Duration::from_secs(120)), vec!["readyok"]);
+    e.send("usinewgame");
+    e.send("position startpos moves 7g7f");
+    let t = Instant::now();
+    e.send("go btime 0 wtime 0 byoyomi 100");
+    let lines = e.until("bestmove", T);
+    let took = t.elapsed();
+    assert!(took < Duration::from_millis(100), "bestmove after {took:?}: {lines:?}");
+    assert!(bestmove_of(lines.last().unwrap()).is_some(), "{lines:?}");
+    // And the next one too.
+    e.send("position startpos moves 7g7f 3c3d");
+    let t = Instant::now();
+    e.send("go btime 0 wtime 0 byoyomi 100");
+    e.until("bestmove", T);
+    assert!(t.elapsed() < Duration::from_millis(100), "{:?}", t.elapsed());
+}

@@ -167,7 +167,9 @@ impl Engine {
     /// Gets ready (`isready`): the table of `USI_Hash` allocated and written, a finished game's
     /// entries gone. Errors are reported as messages; `done` comes when all is ready.
     pub fn prepare(&mut self, reporter: Arc<dyn Reporter>, done: Done) -> std::io::Result<()> {
-        let (want, threads) = (self.options.hash_mib, self.options.threads);
+        // Writing memory is limited by the machine, not by the search's thread count.
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let want = self.options.hash_mib;
         let game_over = std::mem::take(&mut self.game_over);
         let rep = reporter.clone();
         self.spawn(
@@ -195,7 +197,7 @@ impl Engine {
     /// forgotten. Runs as a job, since emptying a large table takes a while.
     pub fn new_game(&mut self, done: Done) -> std::io::Result<()> {
         self.game_over = false;
-        let threads = self.options.threads;
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         self.spawn("new game", SEARCH_STACK_BYTES, Arc::default(), move |t, _| t.new_game(threads), move |_| done())
     }
 

@@ -75,18 +75,20 @@ impl Tables {
         }
     }
 
-    /// Before `readyok`: the table of `want` MiB allocated, every page written, a finished
+    /// Before `readyok`: the table of `want` MiB allocated and its pages brought in, a finished
     /// game's entries gone. `threads` threads share the writing. Returns an allocation error to
     /// report (the fallback table is ready then).
     pub fn prepare(&mut self, want: usize, threads: usize) -> Option<AllocError> {
         let fresh = !self.has_size(self.target_mib(want));
         let err = self.allocate(want);
-        if (fresh || self.stale)
-            && let Some(t) = &self.tt
-        {
-            t.clear_with_threads(threads);
-            self.used = false;
-            self.stale = false;
+        if let Some(t) = &self.tt {
+            if fresh {
+                t.prefault(threads);
+            } else if self.stale {
+                t.clear_with_threads(threads);
+                self.used = false;
+                self.stale = false;
+            }
         }
         err
     }

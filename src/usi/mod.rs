@@ -248,11 +248,20 @@ pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
             // waiting for the protocol loop or for the search threads, each of which may wait
             // for a CPU on a loaded machine. The protocol loop then handles the `stop` as
             // usual (stopping twice is harmless; the search gives no second bestmove).
-            if let InputLine::Ok(text) = &l
-                && text.trim() == "stop"
-                && let Some(best) = stopper.stop()
-            {
-                reader_out.line(&format_bestmove(&best));
+            if let InputLine::Ok(text) = &l {
+                match text.trim() {
+                    "stop" => {
+                        if let Some(best) = stopper.stop() {
+                            reader_out.line(&format_bestmove(&best));
+                        }
+                    }
+                    // The search threads start winding down at once, so that the process has
+                    // little left to tear down when the protocol loop gets to `quit`.
+                    "quit" => {
+                        let _ = stopper.stop();
+                    }
+                    _ => {}
+                }
             }
             if tx.send(Msg::Line(l, Instant::now())).is_err() {
                 return;
