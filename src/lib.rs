@@ -4,7 +4,8 @@
 //!
 //! 1. `shogi`: the rules (setups, positions, move generation, endings); depends on nothing
 //!    else. `memory`: the size limits and allocation error of the big tables.
-//! 2. `records`: game records and position lists (CSA, KIF, KI2, USI, SFEN lists).
+//! 2. `records`: game records and position lists (CSA, KIF, KI2, USI, SFEN lists); `book`:
+//!    opening books in YaneuraOu's format.
 //! 3. `eval`: static evaluation.
 //! 4. `tt` (the shared transposition table), `mate` (the df-pn mate solver and the
 //!    mate-in-one probe).
@@ -16,6 +17,7 @@
 //! 8. `cli`: the subcommands, over everything else.
 
 pub mod analyze;
+pub mod book;
 pub mod cli;
 pub mod engine;
 pub mod eval;

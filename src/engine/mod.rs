@@ -11,11 +11,13 @@
 pub mod options;
 mod tables;
 
+use crate::book::BookPolicy;
 use crate::eval::Value;
 use crate::mate::{MateLimits, MateReport, SOLVER_STACK_BYTES};
 use crate::search::bench::BENCH_POSITIONS;
 use crate::search::{
-    self, BestMove, Control, Limits, NullReporter, Reporter, SEARCH_STACK_BYTES, SearchConfig, SearchJob, StopSignal,
+    self, BestMove, Control, Limits, NullReporter, Reporter, SEARCH_STACK_BYTES, Score, SearchConfig, SearchInfo,
+    SearchJob, StopSignal,
 };
 use crate::shogi::{Move, MoveList, Position, movegen};
 pub use options::{EngineOptions, OptionError};
@@ -118,6 +120,41 @@ fn run_search(
     SearchOutcome { best: result.best, score: result.score, nodes: result.nodes, depth: result.depth }
 }
 
+/// Answers with a book move when the tables' book has one for `root` under `policy`.
+fn play_from_book(
+    tables: &Tables,
+    policy: &BookPolicy,
+    root: &Position,
+    limits: &Limits,
+    control: &Control,
+    reporter: &dyn Reporter,
+) -> Option<SearchOutcome> {
+    let book = tables.book()?;
+    // Any varying number does: the choice only has to differ from game to game.
+    let random = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let (m, candidates) = book.choose(root, policy, random.wrapping_mul(0x9e37_79b9_7f4a_7c15))?;
+    reporter.message(&format!(
+        "book move {} (value {} depth {} count {}; {candidates} candidates)",
+        m.mv, m.value, m.depth, m.count
+    ));
+    let pv: Vec<Move> = std::iter::once(m.mv).chain(m.ponder).collect();
+    reporter.info(&SearchInfo {
+        depth: m.depth.max(1),
+        seldepth: m.depth.max(1),
+        multipv: 1,
+        score: Score::Cp(m.value),
+        bound: None,
+        nodes: 0,
+        nps: 0,
+        time_ms: 0,
+        hashfull: 0,
+        pv,
+    });
+    let best = BestMove::Move { mv: m.mv, ponder: m.ponder };
+    let best = search::answer_without_search(control, limits, reporter, best, Some(m.value));
+    Some(SearchOutcome { best, score: Some(m.value), nodes: 0, depth: 0 })
+}
+
 impl Default for Engine {
     fn default() -> Self {
         Engine::new()
@@ -165,8 +202,10 @@ impl Engine {
     }
 
     /// Gets ready (`isready`): the table of `USI_Hash` allocated and written, a finished game's
-    /// entries gone. Errors are reported as messages; `done` comes when all is ready.
+    /// entries gone, the book of `BookFile` read. Errors are reported as messages; `done`
+    /// comes when all is ready.
     pub fn prepare(&mut self, reporter: Arc<dyn Reporter>, done: Done) -> std::io::Result<()> {
+        let book_path = self.options.book_path().map(str::to_string);
         // Writing memory is limited by the machine, not by the search's thread count.
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let want = self.options.hash_mib;
@@ -182,6 +221,19 @@ impl Engine {
                 }
                 if let Some(e) = tables.prepare(want, threads) {
                     rep.message(&format!("error: {e}; using {} MiB", crate::tt::TranspositionTable::FALLBACK_MIB));
+                }
+                match (tables.load_book(book_path.as_deref()), &book_path) {
+                    (Some(Ok(book)), Some(path)) => {
+                        let skipped = match book.illegal_moves {
+                            0 => String::new(),
+                            n => format!(", {n} illegal moves left out"),
+                        };
+                        rep.message(&format!("book {path}: {} positions{skipped}", book.len()));
+                    }
+                    (Some(Err(e)), Some(path)) => {
+                        rep.message(&format!("error: BookFile {path}: {e}; playing without a book"))
+                    }
+                    _ => {}
                 }
             },
             move |r| {
@@ -209,6 +261,9 @@ impl Engine {
     /// Starts a search and returns at once. `reporter` receives info lines and the bestmove;
     /// `done` runs on the search thread after the bestmove. The clock runs from `start` (when
     /// `go` arrived).
+    ///
+    /// A position in the opening book (`USI_OwnBook`, `BookFile`, read at `prepare`) is
+    /// answered with a book move at once, with an `info` line that says so.
     pub fn go(
         &mut self,
         root: Position,
@@ -217,7 +272,12 @@ impl Engine {
         done: Done,
         start: Instant,
     ) -> std::io::Result<()> {
-        self.start_search(root, limits, reporter, start, Box::new(|_| done()))
+        let book = self.options.own_book.then(|| BookPolicy {
+            last_ply: self.options.book_moves,
+            eval_diff: self.options.book_eval_diff,
+            ignore_ply: self.options.ignore_book_ply,
+        });
+        self.start_search(root, limits, reporter, start, book, Box::new(|_| done()))
     }
 
     /// A search that returns its outcome (analysis, self-play): `go`, then wait for it.
@@ -225,13 +285,13 @@ impl Engine {
         let fallback = SearchOutcome { best: emergency_move(&root), score: None, nodes: 0, depth: 0 };
         let slot = Arc::new(Mutex::new(None));
         let out = slot.clone();
-        let _ = self.start_search(root, limits, reporter, Instant::now(), Box::new(move |o| *out.lock() = o));
+        let _ = self.start_search(root, limits, reporter, Instant::now(), None, Box::new(move |o| *out.lock() = o));
         self.wait();
         slot.lock().take().unwrap_or(fallback)
     }
 
-    /// The search job behind `go` and `search`; `done` gets its outcome (`None` after a
-    /// panic).
+    /// The search job behind `go` and `search`, looking in the book first when `book` says how;
+    /// `done` gets its outcome (`None` after a panic).
     ///
     /// A panic inside the search (a bug) is caught on the search thread: it is reported as
     /// `error: ...` and the first legal move is played (`resign` without one), so the GUI still
@@ -242,6 +302,7 @@ impl Engine {
         limits: Limits,
         reporter: Arc<dyn Reporter>,
         start: Instant,
+        book: Option<BookPolicy>,
         done: Box<dyn FnOnce(Option<SearchOutcome>) + Send>,
     ) -> std::io::Result<()> {
         let control = Control::new();
@@ -259,7 +320,14 @@ impl Engine {
             "search",
             SEARCH_STACK_BYTES,
             signal,
-            move |tables, _| run_search(tables, hash, root, limits, config, control, start, rep.as_ref()),
+            move |tables, _| {
+                if let Some(policy) = book
+                    && let Some(outcome) = play_from_book(tables, &policy, &root, &limits, &control, rep.as_ref())
+                {
+                    return outcome;
+                }
+                run_search(tables, hash, root, limits, config, control, start, rep.as_ref())
+            },
             move |r| match r {
                 Ok(outcome) => done(Some(outcome)),
                 Err(what) => {

@@ -26,7 +26,20 @@ pub struct EngineOptions {
     pub max_moves_to_draw: u32,
     /// When non-zero, searches under a clock search exactly this many nodes instead.
     pub nodes_limit: u64,
+    /// Play from the opening book (`book_file`).
+    pub own_book: bool,
+    /// Path of a book in YaneuraOu's format; `NO_BOOK` for none.
+    pub book_file: String,
+    /// The last move number that is looked up in the book.
+    pub book_moves: u32,
+    /// Book moves more than this below the best one's value are not played (centipawns).
+    pub book_eval_diff: i32,
+    /// Match book positions whatever the ply their `sfen` line gives.
+    pub ignore_book_ply: bool,
 }
+
+/// The `BookFile` value that means no book (YaneuraOu's).
+pub const NO_BOOK: &str = "no_book";
 
 impl Default for EngineOptions {
     /// Every option at its declared default.
@@ -43,6 +56,11 @@ impl Default for EngineOptions {
             entering_king_rule: EnteringKingRule::DEFAULT,
             max_moves_to_draw: 0,
             nodes_limit: 0,
+            own_book: false,
+            book_file: String::new(),
+            book_moves: 0,
+            book_eval_diff: 0,
+            ignore_book_ply: false,
         };
         for def in OPTIONS {
             def.set_default(&mut o);
@@ -63,6 +81,11 @@ impl EngineOptions {
             entering_king_rule: self.entering_king_rule,
             max_moves_to_draw: self.max_moves_to_draw,
         }
+    }
+
+    /// The book file to load, if the options ask for one.
+    pub fn book_path(&self) -> Option<&str> {
+        (self.own_book && !self.book_file.is_empty() && self.book_file != NO_BOOK).then_some(self.book_file.as_str())
     }
 
     /// Sets the option `name` (any case) from its text value; returns the warning to show
@@ -91,6 +114,13 @@ pub enum OptionKind {
         default: &'static str,
         vars: &'static [&'static str],
         set: fn(&mut EngineOptions, usize),
+    },
+    /// Any text (USI `string`), or a file's path (USI `filename`). No value, or `<empty>`,
+    /// sets the empty text.
+    Text {
+        default: &'static str,
+        filename: bool,
+        set: fn(&mut EngineOptions, &str),
     },
 }
 
@@ -133,6 +163,7 @@ impl OptionDef {
                     set(o, i)
                 }
             }
+            OptionKind::Text { default, set, .. } => set(o, default),
         }
     }
 
@@ -140,6 +171,11 @@ impl OptionDef {
     /// nothing counts as no value). Returns the warning when a number was clamped.
     pub fn set(&self, o: &mut EngineOptions, value: Option<&str>) -> Result<Option<String>, OptionError> {
         let option = self.name;
+        if let OptionKind::Text { set, .. } = self.kind {
+            let text = value.map(str::trim).unwrap_or_default();
+            set(o, if text == "<empty>" { "" } else { text });
+            return Ok(None);
+        }
         let value = value.map(str::trim).filter(|v| !v.is_empty()).ok_or(OptionError::MissingValue { option })?;
         match self.kind {
             OptionKind::Spin { min, max, set, .. } => {
@@ -165,6 +201,7 @@ impl OptionDef {
                 set(o, i);
                 Ok(None)
             }
+            OptionKind::Text { .. } => unreachable!("handled above"),
         }
     }
 }
@@ -235,6 +272,23 @@ pub const NODES_LIMIT: OptionDef = OptionDef {
     kind: OptionKind::Spin { default: 0, min: 0, max: 1_000_000_000_000, set: |o, v| o.nodes_limit = v as u64 },
 };
 
+pub const OWN_BOOK: OptionDef =
+    OptionDef { name: "USI_OwnBook", kind: OptionKind::Check { default: true, set: |o, v| o.own_book = v } };
+pub const BOOK_FILE: OptionDef = OptionDef {
+    name: "BookFile",
+    kind: OptionKind::Text { default: NO_BOOK, filename: true, set: |o, v| o.book_file = v.to_string() },
+};
+pub const BOOK_MOVES: OptionDef = OptionDef {
+    name: "BookMoves",
+    kind: OptionKind::Spin { default: 16, min: 0, max: 10_000, set: |o, v| o.book_moves = v as u32 },
+};
+pub const BOOK_EVAL_DIFF: OptionDef = OptionDef {
+    name: "BookEvalDiff",
+    kind: OptionKind::Spin { default: 30, min: 0, max: 99_999, set: |o, v| o.book_eval_diff = v as i32 },
+};
+pub const IGNORE_BOOK_PLY: OptionDef =
+    OptionDef { name: "IgnoreBookPly", kind: OptionKind::Check { default: false, set: |o, v| o.ignore_book_ply = v } };
+
 /// Every option, in the order of the `usi` answer. (The ranges make every `as` above lossless.)
 pub const OPTIONS: &[OptionDef] = &[
     HASH,
@@ -248,6 +302,11 @@ pub const OPTIONS: &[OptionDef] = &[
     ENTERING_KING_RULE,
     MAX_MOVES_TO_DRAW,
     NODES_LIMIT,
+    OWN_BOOK,
+    BOOK_FILE,
+    BOOK_MOVES,
+    BOOK_EVAL_DIFF,
+    IGNORE_BOOK_PLY,
 ];
 
 /// The option called `name` (any case, surrounding spaces ignored).
@@ -373,6 +432,16 @@ mod tests {
                     for v in vars {
                         assert_eq!(o.set(def.name, Some(v)), Ok(None), "{def:?} {v}");
                     }
+                }
+                OptionKind::Text { default, .. } => {
+                    assert_eq!(o.set(def.name, Some(default)), Ok(None));
+                    assert_eq!(o, EngineOptions::default());
+                    assert_eq!(o.set(def.name, Some(" /some dir/a file.db ")), Ok(None));
+                    assert_ne!(o, EngineOptions::default());
+                    assert_eq!(o.set(def.name, Some("<empty>")), Ok(None));
+                    let mut empty = EngineOptions::default();
+                    assert_eq!(empty.set(def.name, None), Ok(None));
+                    assert_eq!(o, empty);
                 }
             }
             assert_eq!(

@@ -13,7 +13,10 @@
 //!   (`ThreadData`) are kept between searches too.
 //! - The mate search of `go mate` has its own table: a quarter of `USI_Hash`, at most
 //!   `MATE_HASH_MIB_CAP`, allocated when first needed and kept while the size stays.
+//! - The opening book is read at `prepare` when `BookFile` names another file than the one
+//!   read before (a book that cannot be read leaves none).
 
+use crate::book::{Book, BookError};
 use crate::mate::{DEFAULT_MATE_HASH_MIB, MateSolver};
 use crate::search::ThreadData;
 use crate::tt::{AllocError, TranspositionTable};
@@ -35,6 +38,8 @@ pub struct Tables {
     stale: bool,
     pub threads: Vec<ThreadData>,
     mate: Option<MateSolver>,
+    /// The book and the path it was read from.
+    book: Option<(String, Arc<Book>)>,
 }
 
 impl Tables {
@@ -91,6 +96,28 @@ impl Tables {
             }
         }
         err
+    }
+
+    /// Reads the book at `path` unless it is the one read before; `None` drops the book.
+    /// Returns the book just read, or why it could not be (no book then).
+    pub fn load_book(&mut self, path: Option<&str>) -> Option<Result<Arc<Book>, BookError>> {
+        let Some(path) = path else {
+            self.book = None;
+            return None;
+        };
+        if self.book.as_ref().is_some_and(|(p, _)| p == path) {
+            return None;
+        }
+        self.book = None;
+        Some(Book::load(path).map(|b| {
+            let book = Arc::new(b);
+            self.book = Some((path.to_string(), book.clone()));
+            book
+        }))
+    }
+
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref().map(|(_, b)| b)
     }
 
     /// The table for a search of `want` MiB (allocated now if needed, lazily zeroed), and the

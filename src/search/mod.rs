@@ -22,6 +22,6 @@ pub mod types;
 mod worker;
 
 pub use control::{Control, StopSignal};
-pub use threads::{SEARCH_STACK_BYTES, SearchJob, SearchResult, ThreadData, run};
+pub use threads::{SEARCH_STACK_BYTES, SearchJob, SearchResult, ThreadData, answer_without_search, run};
 pub use time::{Limits, TimeOptions, TimePlan};
 pub use types::*;

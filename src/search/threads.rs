@@ -81,6 +81,21 @@ pub struct SearchResult {
     pub threads: Vec<ThreadData>,
 }
 
+/// Gives `best` as the answer of a search that needs none (a declaration, no legal move, a
+/// book move): at once, or when `stop` or `ponderhit` releases a pondering or infinite one.
+/// Returns the bestmove that was given.
+pub fn answer_without_search(
+    control: &Control,
+    limits: &Limits,
+    reporter: &dyn Reporter,
+    best: BestMove,
+    score: Option<Value>,
+) -> BestMove {
+    control.publish(best.clone());
+    wait_for_release(control, limits);
+    deliver(control, reporter, best, score)
+}
+
 /// Runs a whole search on the calling thread (spawning helpers for Lazy SMP), reports through
 /// `reporter`, and returns when the bestmove has been reported.
 pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
@@ -96,17 +111,13 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
             None => BestMove::Win,
         };
         reporter.message(&format!("entering-king win under {}", config.entering_king_rule));
-        control.publish(best.clone());
-        wait_for_release(&control, &limits);
-        let best = deliver(&control, reporter, best, Some(mate_in(1)));
+        let best = answer_without_search(&control, &limits, reporter, best, Some(mate_in(1)));
         return SearchResult { best, score: Some(mate_in(1)), nodes: 0, depth: 0, threads };
     }
     let root_moves = root_move_list(&root, &tt);
     if root_moves.is_empty() {
         reporter.message("no legal moves");
-        control.publish(BestMove::Resign);
-        wait_for_release(&control, &limits);
-        let best = deliver(&control, reporter, BestMove::Resign, None);
+        let best = answer_without_search(&control, &limits, reporter, BestMove::Resign, None);
         return SearchResult { best, score: None, nodes: 0, depth: 0, threads };
     }
     let mut game_keys = KeyMap::default();

@@ -16,5 +16,5 @@ pub use movegen::{MoveList, generate_legal, perft};
 pub use position::Position;
 pub use rules::{Declaration, EnteringKingRule, JudgeOptions, Referee, RepetitionKind, Verdict};
 pub use setup::{Setup, SetupError};
-pub use sfen::{MoveError, STARTPOS, SfenError};
+pub use sfen::{MoveError, STARTPOS, SfenError, parse_move_syntax};
 pub use types::{Color, Hand, Move, Piece, PieceType, Square};

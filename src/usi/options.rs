@@ -14,6 +14,11 @@ pub fn usi_line(o: &OptionDef) -> String {
             let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
             format!("option name {} type combo default {default}{vars}", o.name)
         }
+        OptionKind::Text { default, filename, .. } => {
+            let kind = if filename { "filename" } else { "string" };
+            let default = if default.is_empty() { "<empty>" } else { default };
+            format!("option name {} type {kind} default {default}", o.name)
+        }
     }
 }
 
