@@ -18,6 +18,10 @@
 //! - control of the squares around each king (5 x 5): who attacks each square and how often
 //!   (0, 1, 2 or more per side), what stands on it, and what the attacker holds in hand;
 //! - tempo (the side to move).
+//!
+//! A side without a king (the attacker of a mate problem) simply has none of the terms that
+//! look at its king: no offsets from it, no king square, safety or control features; its
+//! hand and its pieces' material and squares count as usual.
 
 use crate::shogi::attacks::{attacks_of, king_attacks};
 use crate::shogi::bitboard::{Bitboard, FILES};
@@ -163,8 +167,9 @@ pub struct Control {
 impl Control {
     pub fn of(pos: &Position) -> Control {
         let occ = pos.occupied();
-        let kings = Color::ALL.map(|c| pos.king_square(c));
-        let zones = kings.map(|k| king_attacks(k) | Bitboard::from_square(k));
+        let kings = Color::ALL.map(|c| pos.king_square_opt(c));
+        let zones = kings.map(|k| k.map_or(Bitboard::EMPTY, |k| king_attacks(k) | Bitboard::from_square(k)));
+        let near = |k: Option<Square>| k.map_or(Bitboard::EMPTY, |k| NEAR4[k.index()]);
         let sliders = pos.pieces_kind(PieceType::Lance) | pos.bishops_horses() | pos.rooks_dragons();
         let mut ctl = Control { once: [Bitboard::EMPTY; 2], twice: [Bitboard::EMPTY; 2], units: [0; 2] };
         // Pawns all at once: no two of one side attack the same square.
@@ -174,7 +179,7 @@ impl Control {
             ctl.units[(!c).index()] = (a & zones[(!c).index()]).count();
         }
         let pawns = pos.pieces_kind(PieceType::Pawn);
-        let candidates = (NEAR4[kings[0].index()] | NEAR4[kings[1].index()] | sliders) & occ.and_not(pawns);
+        let candidates = (near(kings[0]) | near(kings[1]) | sliders) & occ.and_not(pawns);
         for sq in candidates {
             let piece = pos.piece_on(sq);
             let (x, pt) = (piece.color().index(), piece.kind());
@@ -228,12 +233,19 @@ static ZONE_WINDOW: [u32; 81] = {
     t
 };
 
-/// Control features of `c`'s king: for every square of its 5x5 area, the square's offset
-/// (owner's view), the attackers of both sides on it (0, 1, 2 or more), its occupant, and the
-/// enemy's non-pawn hand.
+/// Control features of `c`'s king on `ksq`: for every square of its 5x5 area, the square's
+/// offset (owner's view), the attackers of both sides on it (0, 1, 2 or more), its occupant,
+/// and the enemy's non-pawn hand.
 #[inline]
-fn visit_control<S: FeatureSink>(pos: &Position, ctl: &Control, c: Color, enemy_hand: usize, sign: i32, sink: &mut S) {
-    let ksq = pos.king_square(c);
+fn visit_control<S: FeatureSink>(
+    pos: &Position,
+    ctl: &Control,
+    ksq: Square,
+    c: Color,
+    enemy_hand: usize,
+    sign: i32,
+    sink: &mut S,
+) {
     let (me, them) = (c.index(), (!c).index());
     let (f, r) = (ksq.file() as i32, ksq.rank() as u32);
     let w = |b: Bitboard| window(b.to_u128(), f, r);
@@ -301,14 +313,18 @@ pub fn visit_pieces<S: FeatureSink>(pos: &Position, c: Color, sink: &mut S) {
 }
 
 /// One piece's features: material, its offsets from both kings, its square. `kings`: the
-/// owner's king, then the enemy's.
+/// owner's king, then the enemy's (`Square::NONE` for a missing one, which has no offsets).
 #[inline(always)]
 pub fn visit_piece<S: FeatureSink>(c: Color, pt: PieceType, sq: Square, kings: [Square; 2], sign: i32, sink: &mut S) {
     let v = view(c, sq);
     let k = pt.index();
     sink.add(MATERIAL_BASE + k, sign);
-    sink.add(KP_OWN_BASE + k * REL + relative(v, view(c, kings[0])), sign);
-    sink.add(KP_ENEMY_BASE + k * REL + relative(v, view(c, kings[1])), sign);
+    if kings[0] != Square::NONE {
+        sink.add(KP_OWN_BASE + k * REL + relative(v, view(c, kings[0])), sign);
+    }
+    if kings[1] != Square::NONE {
+        sink.add(KP_ENEMY_BASE + k * REL + relative(v, view(c, kings[1])), sign);
+    }
     sink.add(PSQ_BASE + k * 81 + v.index(), sign);
 }
 
@@ -317,7 +333,6 @@ pub fn visit_piece<S: FeatureSink>(c: Color, pt: PieceType, sq: Square, kings: [
 #[inline]
 pub fn visit_king<S: FeatureSink>(pos: &Position, ctl: &Control, c: Color, sink: &mut S) {
     let sign = if c == Color::Black { 1 } else { -1 };
-    let own_king = view(c, pos.king_square(c));
     let hand = pos.hand(c);
     for pt in PieceType::HAND {
         let n = hand.count(pt) as usize;
@@ -325,13 +340,13 @@ pub fn visit_king<S: FeatureSink>(pos: &Position, ctl: &Control, c: Color, sink:
             sink.add(HAND_BASE + pt.index() * HAND_COUNTS + n.min(HAND_COUNTS - 1), sign);
         }
     }
-    sink.add(KING_SQ_BASE + own_king.index(), sign);
+    let Some(ksq) = pos.king_square_opt(c) else { return };
+    sink.add(KING_SQ_BASE + view(c, ksq).index(), sign);
     let attacked = ctl.once[(!c).index()];
     let units = (ctl.units[c.index()] as usize).min(ATTACK_UNITS - 1);
     let enemy_hand = hand_bucket(pos, !c);
     // Attacks on c's king count against c.
     sink.add(KING_ATTACK_BASE + units * ATTACK_HAND + enemy_hand, sign);
-    let ksq = pos.king_square(c);
     let neighbours = king_attacks(ksq);
     let guards = (pos.golds() | pos.pieces_kind(PieceType::Silver)) & pos.pieces_of(c);
     let defenders = (guards & neighbours).count() as usize;
@@ -348,7 +363,7 @@ pub fn visit_king<S: FeatureSink>(pos: &Position, ctl: &Control, c: Color, sink:
             || pos.pieces(e, PieceType::Lance).is_nonempty();
         sink.add(OPEN_FILE_BASE + enemy_line as usize, sign);
     }
-    visit_control(pos, ctl, c, enemy_hand, sign, sink);
+    visit_control(pos, ctl, ksq, c, enemy_hand, sign, sink);
 }
 
 #[inline]
@@ -431,6 +446,29 @@ mod tests {
                 assert_eq!(ctl.units[k.index()], units, "{sfen}: units on {k:?}'s king");
             }
         }
+    }
+
+    #[test]
+    fn a_missing_king_has_no_king_features() {
+        // Black has no king, one pawn on the board and a gold in hand; White only its king.
+        let p = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+        let mut l = FeatureList::default();
+        visit(&p, &mut l);
+        let of =
+            |lo: usize, hi: usize| l.0.iter().filter(|(i, _)| (lo..hi).contains(&(*i as usize))).collect::<Vec<_>>();
+        // White's king square, safety and control features only.
+        assert!(of(KING_SQ_BASE, KING_SQ_BASE + 81).iter().all(|(_, c)| *c == -1));
+        assert_eq!(of(KING_SQ_BASE, KING_SQ_BASE + 81).len(), 1);
+        assert_eq!(of(KING_ATTACK_BASE, DEFENDER_BASE).len(), 1);
+        assert!(of(CONTROL_BASE, TEMPO_INDEX).iter().all(|(_, c)| *c == -1));
+        // The pawn: material, its square, its offset from White's king and none from its own.
+        assert_eq!(of(KP_OWN_BASE, KP_ENEMY_BASE).len(), 0);
+        assert_eq!(of(KP_ENEMY_BASE, KING_SQ_BASE).len(), 1);
+        assert_eq!(of(PSQ_BASE, CONTROL_BASE).len(), 1);
+        assert_eq!(of(HAND_BASE, KP_OWN_BASE).len(), 1);
+        let ctl = Control::of(&p);
+        assert_eq!(ctl.units[Color::Black.index()], 0);
+        assert_eq!(ctl.units[Color::White.index()], 1, "the pawn attacks 5b next to White's king");
     }
 
     #[test]

@@ -187,6 +187,59 @@ mod tests {
         assert!(kings > 50 && captures > 200 && drops > 200, "{kings} {captures} {drops}");
     }
 
+    /// Tsume positions: the attacker (either colour, either side to move) without a king.
+    const KINGLESS: [&str; 5] = [
+        "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1",
+        "9/9/9/9/9/9/4p4/9/4K4 w 2R2B3G4S4N4L17Pg 1",
+        "+N1+R2pSS1/+P7+P/1+S2P2bp/LNGNp3S/1p1r3G1/pLPp2p2/3+nl4/K4P3/4+b1g2 w Lg6p 1",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSG1GSNL b - 1",
+        "lnsg1gsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    ];
+
+    #[test]
+    fn kingless_positions_have_finite_symmetric_values() {
+        for sfen in KINGLESS {
+            let p = Position::from_sfen(sfen).unwrap();
+            let v = evaluate(&p);
+            assert!(v.abs() < 20_000, "{sfen}: {v}");
+            assert_eq!(v, evaluate(&p.flipped()), "{sfen}");
+            let full = evaluate_black(&p).clamp(-20_000, 20_000);
+            assert_eq!(v, if p.side_to_move() == Color::Black { full } else { -full }, "{sfen}");
+        }
+        // More in the attacker's hand is better for it.
+        let one = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+        let two = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b RG 1").unwrap();
+        assert!(evaluate(&two) > evaluate(&one) + 500, "{} {}", evaluate(&two), evaluate(&one));
+    }
+
+    /// The incremental piece sum along random games from kingless positions.
+    #[test]
+    fn incremental_piece_sum_without_a_king() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for (game, sfen) in KINGLESS.iter().cycle().take(20).enumerate() {
+            let mut pos = Position::from_sfen(sfen).unwrap();
+            let mut sum = piece_sum(&pos);
+            for _ in 0..80 {
+                let mut moves = crate::shogi::movegen::MoveList::new();
+                crate::shogi::movegen::generate_legal(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let m = moves[((rng >> 8) % moves.len() as u64) as usize];
+                pos.do_move(m);
+                sum = piece_sum_after(&pos, sum).unwrap_or_else(|| piece_sum(&pos));
+                assert_eq!(sum, piece_sum(&pos), "game {game} from {sfen}");
+                let full = evaluate_black(&pos).clamp(-20_000, 20_000);
+                let stm = if pos.side_to_move() == Color::Black { full } else { -full };
+                assert_eq!(evaluate_with(&pos, sum), stm);
+                assert_eq!(evaluate(&pos), evaluate(&pos.flipped()));
+            }
+        }
+    }
+
     #[test]
     fn extra_material_is_better() {
         let up_rook = Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1").unwrap();

@@ -32,10 +32,11 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let chk = CheckSquares::new(them, eksq, occ);
     let discoverers = pos.blockers(them) & pos.pieces_of(us);
     let pinned = pos.pinned();
+    // `Square::NONE` for an attacker without a king: nothing pinned, nothing to uncover.
     let ksq = pos.king_square(us);
     let targets = !pos.pieces_of(us);
 
-    for from in pos.pieces_of(us).and_not(Bitboard::from_square(ksq)) {
+    for from in pos.pieces_of(us).and_not(pos.pieces_kind(PieceType::King)) {
         let pt = pos.piece_on(from).kind();
         let mut to_set = pos.attacks_from(from, occ) & targets;
         if pinned.contains(from) {

@@ -31,6 +31,7 @@ struct Sketch {
     orthogonal: Bitboard,
     /// King, horse and dragon: one step in every direction.
     one_step: Bitboard,
+    /// `Square::NONE` for a side without a king (see `Position::king_square`).
     king: [Square; 2],
     hands: [Hand; 2],
 }
@@ -221,6 +222,7 @@ impl Sketch {
     }
 
     /// Whether `c` dropping a pawn on `sq` would checkmate the other king (illegal drop).
+    /// Never when the other side has no king (`Square::NONE`, which no pawn attacks).
     fn pawn_drop_mates(&self, c: Color, sq: Square) -> bool {
         let them = !c;
         if !pawn_attacks(c, sq).contains(self.king[them.index()]) {

@@ -339,6 +339,29 @@ mod tests {
     }
 
     #[test]
+    fn kingless_problems() {
+        // The attacker without a king, either colour.
+        let r = solve("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", 1000);
+        assert_eq!(r.answer.to_usi(), "checkmate G*5b");
+        let r = solve("9/9/9/9/9/9/4p4/9/4K4 w 2R2B3G4S4N4L17Pg 1", 1000);
+        assert_eq!(r.answer.to_usi(), "checkmate G*5h");
+        // The pawn-drop mate stays illegal; the same answers as with the attacker's king.
+        let r = solve("4R2sk/9/7G1/9/9/9/9/9/9 b P 1", 10_000);
+        assert_eq!(line_of(&r), ["5a2a+", "1a2a", "S*2b"]);
+        assert_eq!(solve("7sk/9/7G1/9/9/9/9/9/9 b P 1", 10_000).answer, MateAnswer::NoMate);
+        // Public kingless problem mate0433k: with White's king on 5f the shortest mate takes
+        // 7 plies (the king is in the way); without it, 5.
+        let r = solve("+N1+R2pSS1/+P7+P/1+S2P2bp/LNGNp3S/1p1r3G1/pLPp2p2/3+nl4/K4P3/4+b1g2 w Lg6p 1", 200_000);
+        assert!(r.shortest);
+        assert_eq!(line_of(&r).len(), 5);
+        // mate0120k: with Black's king on 3e guarding 2d, G*1c mates at once; without it the
+        // mate takes 3 plies.
+        let r = solve("G2G2+L1b/p5s2/7k1/8N/1sP4N1/3P2SPN/3bPPlSL/3R4P/+l3g4 b GN11Pr 1", 200_000);
+        assert!(r.shortest);
+        assert_eq!(line_of(&r).len(), 3);
+    }
+
+    #[test]
     fn answers_in_usi_form() {
         assert_eq!(MateAnswer::NoMate.to_usi(), "checkmate nomate");
         assert_eq!(MateAnswer::Timeout.to_usi(), "checkmate timeout");

@@ -6,6 +6,10 @@
 //!   by `find_magics` (run `cargo run --release --bin find_magics > src/shogi/magics.rs`); the
 //!   lookup tables are filled once at start-up from the slow reference attack function.
 //! - `between` / `line`: compile-time tables for pins, interpositions and alignment.
+//!
+//! Every table also takes `Square::NONE` (a missing king) and gives the empty board for it:
+//! nothing attacks from it or to it and nothing lies between it and a square, so a side
+//! without a king has no checkers and no pins without a test in the hot paths.
 
 use super::bitboard::Bitboard;
 use super::magics::{BISHOP_MAGICS, ROOK_MAGICS};
@@ -34,8 +38,11 @@ const fn step_deltas(pt: PieceType) -> &'static [(i8, i8)] {
     }
 }
 
-const fn step_table(pt: PieceType) -> [[Bitboard; 81]; 2] {
-    let mut out = [[Bitboard::EMPTY; 81]; 2];
+/// Table entries per colour: the 81 squares and `Square::NONE`.
+const SQ_ENTRIES: usize = Square::NUM + 1;
+
+const fn step_table(pt: PieceType) -> [[Bitboard; SQ_ENTRIES]; 2] {
+    let mut out = [[Bitboard::EMPTY; SQ_ENTRIES]; 2];
     let deltas = step_deltas(pt);
     let mut c = 0;
     while c < 2 {
@@ -59,11 +66,11 @@ const fn step_table(pt: PieceType) -> [[Bitboard; 81]; 2] {
     out
 }
 
-static PAWN: [[Bitboard; 81]; 2] = step_table(PieceType::Pawn);
-static KNIGHT: [[Bitboard; 81]; 2] = step_table(PieceType::Knight);
-static SILVER: [[Bitboard; 81]; 2] = step_table(PieceType::Silver);
-static GOLD: [[Bitboard; 81]; 2] = step_table(PieceType::Gold);
-static KING: [[Bitboard; 81]; 2] = step_table(PieceType::King);
+static PAWN: [[Bitboard; SQ_ENTRIES]; 2] = step_table(PieceType::Pawn);
+static KNIGHT: [[Bitboard; SQ_ENTRIES]; 2] = step_table(PieceType::Knight);
+static SILVER: [[Bitboard; SQ_ENTRIES]; 2] = step_table(PieceType::Silver);
+static GOLD: [[Bitboard; SQ_ENTRIES]; 2] = step_table(PieceType::Gold);
+static KING: [[Bitboard; SQ_ENTRIES]; 2] = step_table(PieceType::King);
 
 #[inline]
 pub fn pawn_attacks(c: Color, sq: Square) -> Bitboard {
@@ -165,13 +172,13 @@ struct MagicEntry {
 }
 
 struct SliderTables {
-    rook: [MagicEntry; 81],
-    bishop: [MagicEntry; 81],
+    rook: [MagicEntry; SQ_ENTRIES],
+    bishop: [MagicEntry; SQ_ENTRIES],
     attacks: Vec<Bitboard>,
 }
 
 fn fill_magic(
-    entries: &mut [MagicEntry; 81],
+    entries: &mut [MagicEntry; SQ_ENTRIES],
     attacks: &mut Vec<Bitboard>,
     magics: &[(u64, u32); 81],
     dirs: &[(i8, i8)],
@@ -194,12 +201,17 @@ fn fill_magic(
 
 static SLIDERS: Lazy<SliderTables> = Lazy::new(|| {
     let mut t = SliderTables {
-        rook: [MagicEntry::default(); 81],
-        bishop: [MagicEntry::default(); 81],
+        rook: [MagicEntry::default(); SQ_ENTRIES],
+        bishop: [MagicEntry::default(); SQ_ENTRIES],
         attacks: Vec::with_capacity(520_000),
     };
     fill_magic(&mut t.rook, &mut t.attacks, &ROOK_MAGICS, &ROOK_DIRS);
     fill_magic(&mut t.bishop, &mut t.attacks, &BISHOP_MAGICS, &BISHOP_DIRS);
+    // `Square::NONE`: an empty mask and a zero magic always index one empty entry.
+    let none = MagicEntry { mask: Bitboard::EMPTY, magic: 0, shift: 0, offset: t.attacks.len() as u32 };
+    t.attacks.push(Bitboard::EMPTY);
+    t.rook[Square::NONE.index()] = none;
+    t.bishop[Square::NONE.index()] = none;
     t
 });
 
@@ -234,6 +246,8 @@ pub fn horse_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 
 /// Lance attacks from the file's word alone: Black looks towards lower bits and stops at the
 /// highest blocker below it, White looks up and stops at the lowest blocker above it.
+/// `Square::NONE` (bit 18 of the second word, just past the board) gets an empty ray: Black's
+/// ray below it is empty, White's lies above the board and `from_parts` masks it off.
 #[inline]
 pub fn lance_attacks(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
     let i = sq.index();
@@ -282,9 +296,13 @@ pub fn attacks_of(c: Color, pt: PieceType, sq: Square, occ: Bitboard) -> Bitboar
     }
 }
 
-const fn line_tables() -> ([[Bitboard; 81]; 81], [[Bitboard; 81]; 81]) {
-    let mut between = [[Bitboard::EMPTY; 81]; 81];
-    let mut line = [[Bitboard::EMPTY; 81]; 81];
+type LineTable = [[Bitboard; SQ_ENTRIES]; SQ_ENTRIES];
+
+/// `between` and `line` for every pair of squares; the rows and columns of `Square::NONE`
+/// stay empty.
+const fn line_tables() -> (LineTable, LineTable) {
+    let mut between = [[Bitboard::EMPTY; SQ_ENTRIES]; SQ_ENTRIES];
+    let mut line = [[Bitboard::EMPTY; SQ_ENTRIES]; SQ_ENTRIES];
     let dirs: [(i8, i8); 8] = [(0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, -1), (-1, 1), (1, 1)];
     let mut a = 0;
     while a < 81 {
@@ -319,7 +337,7 @@ const fn line_tables() -> ([[Bitboard; 81]; 81], [[Bitboard; 81]; 81]) {
     (between, line)
 }
 
-static LINES: ([[Bitboard; 81]; 81], [[Bitboard; 81]; 81]) = line_tables();
+static LINES: (LineTable, LineTable) = line_tables();
 
 /// Squares strictly between `a` and `b` when they share a rank, file or diagonal; else empty.
 #[inline]
@@ -491,6 +509,28 @@ mod tests {
         let n = knight_attacks(Color::Black, sq);
         assert!(n.contains(Square::parse("4c").unwrap()) && n.contains(Square::parse("6c").unwrap()));
         assert!(knight_attacks(Color::Black, Square::parse("5b").unwrap()).is_empty());
+    }
+
+    #[test]
+    fn a_missing_king_attacks_nothing_and_lines_up_with_nothing() {
+        let none = Square::NONE;
+        for occ in random_occupancies(200) {
+            assert!(rook_attacks(none, occ).is_empty() && bishop_attacks(none, occ).is_empty());
+            for c in Color::ALL {
+                assert!(lance_attacks(c, none, occ).is_empty());
+            }
+        }
+        for c in Color::ALL {
+            for pt in PieceType::ALL {
+                assert!(attacks_of(c, pt, none, Bitboard::EMPTY).is_empty(), "{pt:?}");
+            }
+            assert!(lance_pseudo_attacks(c, none).is_empty());
+        }
+        for sq in Square::all() {
+            assert!(between(none, sq).is_empty() && between(sq, none).is_empty());
+            assert!(line(none, sq).is_empty() && line(sq, none).is_empty());
+            assert!(!Bitboard::ALL.contains(none));
+        }
     }
 
     #[test]

@@ -422,6 +422,25 @@ mod tests {
     }
 
     #[test]
+    fn kingless_sides_move_by_the_piece_rules_alone() {
+        // Without the attacker's king the pawn-drop mate is still excluded (cshogi: 106 moves,
+        // two fewer than with a king on 5i, which has two moves).
+        let v = moves_of("4R2sk/9/7G1/9/9/9/9/9/9 b P 1");
+        assert!(!v.contains(&"P*1b".to_string()));
+        assert_eq!(v.len(), 106);
+        let v = moves_of("9/9/9/9/9/9/1g7/9/KS2r4 w p 1");
+        assert!(!v.contains(&"P*9h".to_string()));
+        assert_eq!(v.len(), 106);
+        // Both colours, either to move.
+        let mut pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+        assert_eq!((perft(&mut pos, 1), perft(&mut pos, 2), perft(&mut pos, 3)), (81, 38_080, 271_077));
+        let mut pos = Position::from_sfen("4r4/9/9/9/4R4/9/9/9/4K4 w - 1").unwrap();
+        assert_eq!((perft(&mut pos, 1), perft(&mut pos, 2), perft(&mut pos, 3)), (12, 217, 4049));
+        // Nothing at all: no legal move.
+        assert!(moves_of("4k4/9/9/9/9/9/9/9/9 b - 1").is_empty());
+    }
+
+    #[test]
     fn positions_beyond_a_set_fit_the_move_list() {
         // The first is what the SFEN fuzzer found (three bishops): it has more than 600 moves,
         // which overflowed the list before. The second has two rooks, two bishops and two

@@ -1,8 +1,12 @@
 //! The position: board, hands, side to move, incremental keys, checkers and pins, and
 //! `do_move` / `undo_move`.
 //!
-//! A `Position` is only built through SFEN parsing (`sfen.rs`), which validates it, so every
-//! position has one king per side and the side not to move is not in check.
+//! A `Position` is only built through `Position::from_setup` (`setup.rs`), which validates it:
+//! at most one king per side and at least one on the board, and the side not to move is not
+//! in check. A side may have no king (the attacker of a mate problem): its king square is
+//! `Square::NONE`, which every attack and line table maps to the empty board, so such a side
+//! is never in check, has no pins and no king moves, and nothing can check it, with no test
+//! for it in move generation, `do_move` or the legality and check tests.
 
 use super::attacks::{
     aligned, between, bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks, lance_pseudo_attacks,
@@ -61,7 +65,7 @@ impl Position {
             hands: [Hand::EMPTY; 2],
             side: Color::Black,
             game_ply: 1,
-            king_sq: [Square::new(0); 2],
+            king_sq: [Square::NONE; 2],
             st: StateInfo {
                 board_key: 0,
                 hand_key: 0,
@@ -179,9 +183,25 @@ impl Position {
             | self.by_type[PieceType::Dragon.index()]
     }
 
+    /// The square of `c`'s king, or `Square::NONE` when `c` has none (see `Square::NONE` for
+    /// what may be done with it). Callers that index per-square tables of their own use
+    /// `king_square_opt`.
     #[inline]
     pub fn king_square(&self, c: Color) -> Square {
         self.king_sq[c.index()]
+    }
+
+    /// The square of `c`'s king, if `c` has one.
+    #[inline]
+    pub fn king_square_opt(&self, c: Color) -> Option<Square> {
+        let sq = self.king_sq[c.index()];
+        (sq != Square::NONE).then_some(sq)
+    }
+
+    /// Whether `c` has a king on the board.
+    #[inline]
+    pub fn has_king(&self, c: Color) -> bool {
+        self.king_sq[c.index()] != Square::NONE
     }
 
     #[inline]
@@ -605,11 +625,15 @@ impl Position {
     }
 
     /// Whether dropping a pawn of the side to move on `sq` (which checks the enemy king)
-    /// would be mate: the illegal pawn-drop mate (uchifuzume).
+    /// would be mate: the illegal pawn-drop mate (uchifuzume). Never against a side without a
+    /// king.
     pub fn is_pawn_drop_mate(&self, sq: Square) -> bool {
         let us = self.side;
         let them = !us;
         let ksq = self.king_sq[them.index()];
+        if ksq == Square::NONE {
+            return false;
+        }
         let occ = self.occupied() | Bitboard::from_square(sq);
         // A defender other than the king that can take the pawn legally. Pins are those of the
         // position before the drop: the only line the pawn can cut is the king's file, and a
@@ -716,7 +740,13 @@ impl Position {
             && self.st.board_key == self.compute_board_key()
             && self.st.hand_key == self.compute_hand_key()
             && self.st.checkers == self.attackers_to(!self.side, self.king_sq[self.side.index()])
-            && Color::ALL.iter().all(|&c| self.piece_on(self.king_sq[c.index()]) == Piece::new(c, PieceType::King))
+            && Color::ALL.iter().all(|&c| {
+                let kings = self.pieces(c, PieceType::King);
+                match self.king_square_opt(c) {
+                    Some(ksq) => kings == Bitboard::from_square(ksq),
+                    None => kings.is_empty(),
+                }
+            })
     }
 }
 

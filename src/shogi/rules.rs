@@ -480,6 +480,62 @@ mod tests {
     }
 
     #[test]
+    fn kingless_problems_keep_the_drop_rules() {
+        let m = |s: &str| super::super::sfen::parse_move_syntax(s).unwrap();
+        // Pawn-drop mate against the defender is illegal without an attacker king too (the
+        // silver on 2a, the only capturer, is pinned by the rook).
+        let p = Position::from_sfen("4R2sk/9/7G1/9/9/9/9/9/9 b P 1").unwrap();
+        assert!(p.is_pawn_drop_mate(Square::parse("1b").unwrap()));
+        assert_eq!(p.illegal_reason(m("P*1b")), Some("pawn drop mate"));
+        // Without the rook the silver takes: a legal check.
+        let p = Position::from_sfen("7sk/9/7G1/9/9/9/9/9/9 b P 1").unwrap();
+        assert_eq!(p.illegal_reason(m("P*1b")), None);
+        // Nifu, and a pawn drop facing a side without a king (no king to mate).
+        let p = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b P 1").unwrap();
+        assert_eq!(p.illegal_reason(m("P*5e")), Some("two pawns on a file (nifu)"));
+        assert_eq!(p.illegal_reason(m("P*5a")), Some("drop on an occupied square"));
+        assert_eq!(p.illegal_reason(m("P*4b")), None);
+        let p = Position::from_sfen("k8/9/9/9/9/9/9/9/8R w p 1").unwrap();
+        assert!(!p.is_pawn_drop_mate(Square::parse("1h").unwrap()));
+        assert_eq!(p.illegal_reason(m("P*1h")), None);
+        // A kingless side moves as the piece rules allow: the bishop may leave the rook's file.
+        let p = Position::from_sfen("8k/9/9/9/4r4/9/4B4/9/4L4 b - 1").unwrap();
+        assert_eq!(p.illegal_reason(m("5g4f")), None);
+        assert_eq!(p.illegal_reason(m("5g5f")), Some("the piece cannot move there"));
+    }
+
+    #[test]
+    fn judging_kingless_games() {
+        let o = JudgeOptions::default();
+        // Mate of the defender.
+        let p = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+        assert_eq!(judge(&p, &moves("G*5b"), o).unwrap(), Verdict::LossCheckmate);
+        assert_eq!(judge(&p, &moves("G*4b"), o).unwrap(), Verdict::Ongoing);
+        assert!(matches!(judge(&p, &moves("K*5b"), o), Err(JudgeInputError(_))));
+        // A side without a king and without a legal move loses.
+        let bare = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b - 1").unwrap();
+        assert_eq!(judge(&bare, &[], o).unwrap(), Verdict::LossNoLegalMoves);
+        // It can never declare, under any rule.
+        let full = Position::from_sfen("4k4/PPPP1PPPP/1+R+B1G1GS1/9/9/9/9/9/9 b RB2G3S4N4L9P 1").unwrap();
+        for rule in EnteringKingRule::ALL {
+            assert!(!full.can_declare_win(rule), "{rule}");
+            assert_eq!(full.declaration(rule), Declaration::Invalid, "{rule}");
+            let o = JudgeOptions { rule, declare: true, ..Default::default() };
+            assert_eq!(judge(&full, &[], o).unwrap(), Verdict::LossInvalidDeclaration, "{rule}");
+        }
+        assert_eq!(full.try_move(), None);
+        assert!(!full.impasse_count(Color::Black).king_in_zone);
+        // Perpetual check by the kingless side: the rook checks on every move, and the fourth
+        // occurrence of the position after 9i9a wins for the defender.
+        let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/R8 b - 1").unwrap();
+        let cycle = "9a9b 5b5a 9b9a 5a5b ";
+        let three = format!("9i9a 5a5b {}", cycle.repeat(2).trim_end());
+        assert_eq!(judge(&p, &moves(&three), o).unwrap(), Verdict::Ongoing);
+        let four = format!("9i9a 5a5b {}9a9b 5b5a 9b9a", cycle.repeat(2));
+        assert_eq!(judge(&p, &moves(&four), o).unwrap(), Verdict::WinPerpetualCheck);
+    }
+
+    #[test]
     fn rule_names_parse() {
         for r in EnteringKingRule::ALL {
             assert_eq!(r.name().parse::<EnteringKingRule>(), Ok(r));

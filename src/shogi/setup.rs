@@ -35,7 +35,9 @@ pub enum SetupError {
     /// than one set's worth (three bishops in a perft suite, many pawns in a problem) are
     /// accepted up to 31 pawns, 7 lances, knights, silvers or golds, and 3 bishops or rooks.
     TooManyPieces(PieceType),
-    MissingKing(Color),
+    /// Neither side has a king. One side may lack it (a mate problem gives the attacker
+    /// none), not both.
+    NoKing,
     TwoKings(Color),
     /// A piece that could never move again (pawn or lance on the last rank, knight on the
     /// last two ranks).
@@ -53,7 +55,7 @@ impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             SetupError::TooManyPieces(pt) => write!(f, "too many pieces of kind {}", pt.letter()),
-            SetupError::MissingKing(c) => write!(f, "{} has no king", c.name()),
+            SetupError::NoKing => write!(f, "no king on the board"),
             SetupError::TwoKings(c) => write!(f, "{} has more than one king", c.name()),
             SetupError::DeadPiece(sq) => write!(f, "piece on {sq} could never move"),
             SetupError::Nifu { color, file } => write!(f, "two {} pawns on file {}", color.name(), file + 1),
@@ -98,8 +100,10 @@ impl Position {
         s
     }
 
-    /// Validates a setup: every piece representable, one king per side, no piece that could
-    /// never move, no two pawns of a side on a file, the side not to move not in check.
+    /// Validates a setup: every piece representable, at most one king per side and at least
+    /// one on the board, no piece that could never move, no two pawns of a side on a file, the
+    /// side not to move not in check (a side without a king never is). Pieces may be missing
+    /// from the board and the hands alike, as in mate problems.
     pub fn from_setup(s: &Setup) -> Result<Position, SetupError> {
         for pt in PieceType::HAND {
             if s.count_kind(pt) > Hand::capacity(pt) {
@@ -122,11 +126,12 @@ impl Position {
             pos.setup_put(sq, pc);
         }
         for c in Color::ALL {
-            match kings[c.index()] {
-                0 => return Err(SetupError::MissingKing(c)),
-                1 => {}
-                _ => return Err(SetupError::TwoKings(c)),
+            if kings[c.index()] > 1 {
+                return Err(SetupError::TwoKings(c));
             }
+        }
+        if kings == [0, 0] {
+            return Err(SetupError::NoKing);
         }
         for c in Color::ALL {
             let mut hand = Hand::EMPTY;
@@ -143,6 +148,7 @@ impl Position {
         }
         pos.setup_side(s.side, s.move_number);
         pos.finish_setup();
+        // Nothing attacks the `Square::NONE` of a side without a king.
         if pos.attackers_to(s.side, pos.king_square(!s.side)).is_nonempty() {
             return Err(SetupError::OpponentInCheck);
         }
@@ -176,5 +182,53 @@ mod tests {
         let mut s = Position::startpos().to_setup();
         s.put(Square::parse("5e").unwrap(), Piece::new(Color::White, PieceType::King));
         assert_eq!(Position::from_setup(&s).err(), Some(SetupError::TwoKings(Color::White)));
+    }
+
+    fn err_of(sfen: &str) -> Option<SetupError> {
+        match Position::from_sfen(sfen) {
+            Ok(_) => None,
+            Err(crate::shogi::SfenError::Illegal(e)) => Some(e),
+            Err(e) => panic!("{sfen}: not a setup error: {e}"),
+        }
+    }
+
+    #[test]
+    fn one_side_may_have_no_king() {
+        for (sfen, kingless) in [
+            ("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", Color::Black),
+            ("4k4/9/4P4/9/9/9/9/9/9 w G 1", Color::Black),
+            ("9/9/9/9/9/9/4p4/9/4K4 w 2R2B3G4S4N4L17Pg 1", Color::White),
+            ("9/9/9/9/9/9/4p4/9/4K4 b g 1", Color::White),
+            // The side to move is in check from the kingless side.
+            ("9/9/9/9/9/9/9/4p4/4K4 b - 1", Color::White),
+            // Nothing attacks a side without a king.
+            ("k8/9/9/9/9/9/9/4p4/4R4 w - 1", Color::Black),
+        ] {
+            let p = Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+            assert!(!p.has_king(kingless) && p.has_king(!kingless), "{sfen}");
+            assert_eq!(p.king_square(kingless), Square::NONE);
+            assert_eq!(p.king_square_opt(kingless), None);
+            assert_eq!(p.king_square_opt(!kingless), Some(p.king_square(!kingless)));
+            assert!(p.is_consistent());
+            assert_eq!(p.to_sfen(), sfen);
+            let f = p.flipped();
+            assert!(f.is_consistent() && !f.has_king(!kingless) && f.has_king(kingless), "{sfen}");
+            assert_eq!(f.flipped().to_sfen(), sfen);
+        }
+    }
+
+    #[test]
+    fn kingless_setups_keep_every_other_rule() {
+        assert_eq!(err_of("9/9/9/9/9/9/9/9/9 b - 1"), Some(SetupError::NoKing));
+        assert_eq!(err_of("9/9/9/9/4P4/9/9/9/9 b 2g 1"), Some(SetupError::NoKing));
+        assert_eq!(err_of("4k4/9/9/9/9/9/9/9/3kk4 b - 1"), Some(SetupError::TwoKings(Color::White)));
+        assert_eq!(err_of("9/9/9/9/9/9/9/9/3KK4 w - 1"), Some(SetupError::TwoKings(Color::Black)));
+        // The side not to move, with its king, in check: from a pawn, from a rook.
+        assert_eq!(err_of("4k4/4P4/9/9/9/9/9/9/9 b - 1"), Some(SetupError::OpponentInCheck));
+        assert_eq!(err_of("9/9/9/9/9/9/9/4p4/4K4 w - 1"), Some(SetupError::OpponentInCheck));
+        assert_eq!(err_of("4k4/9/9/9/4R4/9/9/9/9 b - 1"), Some(SetupError::OpponentInCheck));
+        assert_eq!(err_of("4k4/9/4P4/4P4/9/9/9/9/9 b - 1"), Some(SetupError::Nifu { color: Color::Black, file: 4 }));
+        assert_eq!(err_of("P3k4/9/9/9/9/9/9/9/9 b - 1"), Some(SetupError::DeadPiece(Square::parse("9a").unwrap())));
+        assert_eq!(err_of("4k4/9/9/9/9/9/9/9/9 b 4B 1"), Some(SetupError::TooManyPieces(PieceType::Bishop)));
     }
 }

@@ -310,10 +310,7 @@ mod tests {
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 1x 1", BadHand("1x".into())),
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 0", BadMoveNumber("0".into())),
             ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 x", TrailingFields("x".into())),
-            (
-                "lnsgggsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-                Illegal(SetupError::MissingKing(Color::White)),
-            ),
+            ("lnsgggsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGGGSNL b - 1", Illegal(SetupError::NoKing)),
             ("k8/9/9/9/9/9/9/9/K3K4 b - 1", Illegal(SetupError::TwoKings(Color::Black))),
             ("P7k/9/9/9/9/9/9/9/K8 b - 1", Illegal(SetupError::DeadPiece(Square::parse("9a").unwrap()))),
             ("k8/9/9/9/9/9/9/8n/K8 b - 1", Illegal(SetupError::DeadPiece(Square::parse("1h").unwrap()))),

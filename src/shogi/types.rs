@@ -54,6 +54,14 @@ pub struct Square(u8);
 impl Square {
     pub const NUM: usize = 81;
 
+    /// Stands for a missing king (tsume positions give the attacker none): what
+    /// `Position::king_square` returns for a side without a king. It is no square of the board;
+    /// the attack, `between` and `line` tables take it and give the empty board for it, and
+    /// `Bitboard::contains` is false for it, so the hot paths need no test for a missing king.
+    /// Anything else (board arrays, `rotate`, per-square tables of other modules) must not be
+    /// given it: ask `Position::king_square_opt` first.
+    pub const NONE: Square = Square(81);
+
     /// Square from an index 0..81. Panics (debug) on out-of-range input; callers hold indices
     /// produced by the board iteration.
     #[inline]
@@ -140,6 +148,9 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if *self == Square::NONE {
+            return write!(f, "none");
+        }
         write!(f, "{}{}", (b'1' + self.file()) as char, (b'a' + self.rank()) as char)
     }
 }
