@@ -272,7 +272,7 @@ impl Engine {
         done: Done,
         start: Instant,
     ) -> std::io::Result<()> {
-        let book = self.options.own_book.then(|| BookPolicy {
+        let book = self.options.own_book.then_some(BookPolicy {
             last_ply: self.options.book_moves,
             eval_diff: self.options.book_eval_diff,
             ignore_ply: self.options.ignore_book_ply,
