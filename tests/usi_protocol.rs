@@ -372,6 +372,14 @@ fn every_option_round_trips() {
                 }
                 assert_eq!(sync(&mut e), Vec::<String>::new(), "{name}");
             }
+            Some("string" | "filename") => {
+                for v in ["some text", "/a dir/a file.bin", "<empty>", field("default").unwrap()] {
+                    e.send(&format!("setoption name {name} value {v}"));
+                }
+                e.send(&format!("setoption name {name}"));
+                e.send(&format!("setoption name {name} value {}", field("default").unwrap()));
+                assert_eq!(sync(&mut e), Vec::<String>::new(), "{name}");
+            }
             other => panic!("unexpected type {other:?} in {l}"),
         }
         let misspelt = format!("{}_", &name[..name.len() - 1]);
