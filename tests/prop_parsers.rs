@@ -365,7 +365,7 @@ proptest! {
                             p.do_move(m);
                         }
                     }
-                    Input::Positions(ps) => prop_assert!(ps.iter().all(Position::is_consistent)),
+                    Input::Positions(lines) => prop_assert!(lines.iter().all(|g| g.final_position().is_consistent())),
                 }
             }
         }

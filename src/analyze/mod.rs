@@ -12,7 +12,6 @@ pub mod report;
 use crate::engine::EngineOptions;
 use crate::records::{self, Format, Input, InputError};
 use crate::search::Limits;
-use crate::shogi::Position;
 use report::{LimitsRecord, PositionRecord, SummaryRecord, Thresholds};
 use std::fmt;
 use std::io::{IsTerminal, Read, Write};
@@ -137,8 +136,8 @@ pub fn run(args: &AnalyzeSettings, out: &mut dyn Write) -> Result<(), AnalyzeErr
 
     // The positions to analyse; for a game, each before its move and the final one.
     let (positions, moves, game) = match &input {
-        Input::Game(g) => (game_positions(g), g.moves.clone(), Some(g)),
-        Input::Positions(ps) => (ps.clone(), Vec::new(), None),
+        Input::Game(g) => (g.positions(), g.moves.clone(), Some(g)),
+        Input::Positions(lines) => (lines.iter().map(records::Game::final_position).collect(), Vec::new(), None),
     };
     let bar = progress_bar(positions.len(), args.quiet);
     let mut sink = Sink { out, kind: args.output, header_done: false };
@@ -242,15 +241,4 @@ fn plot_marks(records: &[PositionRecord]) -> Vec<plot::Mark> {
             Some(plot::Mark { ply: r.ply + 1, label: p.label?, text: format!("{} {}", r.ply + 1, p.played_move_ja) })
         })
         .collect()
-}
-
-/// The positions a game goes through: the start, then one after each move.
-fn game_positions(g: &records::Game) -> Vec<Position> {
-    let mut p = g.start.clone();
-    let mut out = vec![p.clone()];
-    for &m in &g.moves {
-        p.do_move(m);
-        out.push(p.clone());
-    }
-    out
 }

@@ -183,6 +183,8 @@ impl Parser {
         } else if let Some(word) = s.strip_prefix('%') {
             if let Some(g) = self.game.as_mut() {
                 g.result = Some(format!("%{word}"));
+                // The side to move declares (CSA protocol: `%KACHI` is sent on one's turn).
+                g.declaration = word == "KACHI";
             }
             self.ended = true;
         } else {

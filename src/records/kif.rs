@@ -357,6 +357,8 @@ fn parse_record(text: &str, style: Style) -> Result<Game, KifError> {
                 last_number = Some(number);
                 if let Some(w) = END_WORDS.iter().find(|w| mtext.starts_with(**w)) {
                     g.result = Some(w.to_string());
+                    // Written in the declaring side's turn, like a move.
+                    g.declaration = matches!(*w, "入玉勝ち" | "宣言勝ち");
                     ended = true;
                     continue;
                 }

@@ -44,8 +44,11 @@ pub struct Game {
     pub moves: Vec<Move>,
     pub black: Option<String>,
     pub white: Option<String>,
-    /// How the record says the game ended (`投了`, `%TORYO`, ...), if it says.
+    /// How the record says the game ended (`投了`, `%TORYO`, `resign`, ...), if it says.
     pub result: Option<String>,
+    /// The record says that the side to move after the last move declared a win by entering
+    /// king (USI `win`, CSA `%KACHI`, KIF `入玉勝ち`).
+    pub declaration: bool,
     /// Evaluation comments (CSA `'** <score> <pv>`, the floodgate form, Black's view):
     /// `scores[i]` is the score written just before move `i`, i.e. for the position after `i`
     /// moves. Empty where the format keeps none; None where a move has none.
@@ -60,13 +63,44 @@ impl fmt::Debug for Game {
             .field("black", &self.black)
             .field("white", &self.white)
             .field("result", &self.result)
+            .field("declaration", &self.declaration)
             .finish()
     }
 }
 
 impl Game {
     pub fn new(start: Position) -> Game {
-        Game { start, moves: Vec::new(), black: None, white: None, result: None, scores: Vec::new() }
+        Game {
+            start,
+            moves: Vec::new(),
+            black: None,
+            white: None,
+            result: None,
+            declaration: false,
+            scores: Vec::new(),
+        }
+    }
+
+    /// The positions the game goes through: the start, then one after each move (each with
+    /// the moves before it as history).
+    pub fn positions(&self) -> Vec<Position> {
+        let mut p = self.start.clone();
+        let mut out = Vec::with_capacity(self.moves.len() + 1);
+        out.push(p.clone());
+        for &m in &self.moves {
+            p.do_move(m);
+            out.push(p.clone());
+        }
+        out
+    }
+
+    /// The position after the last move, with the moves as its history.
+    pub fn final_position(&self) -> Position {
+        let mut p = self.start.clone();
+        for &m in &self.moves {
+            p.do_move(m);
+        }
+        p
     }
 }
 
@@ -74,7 +108,9 @@ impl Game {
 #[derive(Clone)]
 pub enum Input {
     Game(Box<Game>),
-    Positions(Vec<Position>),
+    /// A list of positions, each as the line's game that leads to it: the position analysed
+    /// is its final one.
+    Positions(Vec<Game>),
 }
 
 /// Why the input could not be read.
