@@ -69,7 +69,8 @@ pub fn looks_like_csa(line: &str) -> bool {
             && piece(&line[5..7]).is_some())
 }
 
-fn piece(code: &str) -> Option<PieceType> {
+/// A CSA piece code (`FU`, `RY`, ...); JKF uses the same codes.
+pub(super) fn piece(code: &str) -> Option<PieceType> {
     Some(match code {
         "FU" => PieceType::Pawn,
         "KY" => PieceType::Lance,

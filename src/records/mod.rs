@@ -1,10 +1,12 @@
-//! Game records and position lists: KIF, KI2, CSA, a USI `position` line, and lists of
-//! positions (one SFEN or `position` line per line), with the Japanese move notation they use.
+//! Game records and position lists: KIF, KI2, CSA, JKF (JSON), a USI `position` line, and
+//! lists of positions (one SFEN or `position` line per line), with the Japanese move notation
+//! they use.
 //! Text is decoded from UTF-8 or Shift_JIS first; the format is detected from the content
 //! unless the caller forces one. The analysis (`hayate analyze`) and the tuner read records
 //! through this module.
 
 pub mod csa;
+pub mod jkf;
 pub mod kif;
 pub mod notation;
 pub mod usi;
@@ -19,6 +21,8 @@ pub enum Format {
     Kif,
     Ki2,
     Csa,
+    /// The JSON kifu format of Kifu for JS and tsshogi (ShogiHome).
+    Jkf,
     /// One `position ...` line (or SFEN) with moves: a game.
     Usi,
     /// One SFEN or `position` line per line: a list of positions.
@@ -31,6 +35,7 @@ impl fmt::Display for Format {
             Format::Kif => "kif",
             Format::Ki2 => "ki2",
             Format::Csa => "csa",
+            Format::Jkf => "jkf",
             Format::Usi => "usi",
             Format::Sfen => "sfen",
         })
@@ -47,7 +52,7 @@ pub struct Game {
     /// How the record says the game ended (`投了`, `%TORYO`, `resign`, ...), if it says.
     pub result: Option<String>,
     /// The record says that the side to move after the last move declared a win by entering
-    /// king (USI `win`, CSA `%KACHI`, KIF `入玉勝ち`).
+    /// king (USI `win`, CSA `%KACHI`, JKF `KACHI`, KIF `入玉勝ち`).
     pub declaration: bool,
     /// Evaluation comments (CSA `'** <score> <pv>`, the floodgate form, Black's view):
     /// `scores[i]` is the score written just before move `i`, i.e. for the position after `i`
@@ -123,6 +128,7 @@ pub enum InputError {
     Unrecognized,
     Kif(kif::KifError),
     Csa(csa::CsaError),
+    Jkf(jkf::JkfError),
     Usi(usi::UsiInputError),
 }
 
@@ -132,10 +138,11 @@ impl fmt::Display for InputError {
             InputError::Encoding => write!(f, "input is neither UTF-8 nor Shift_JIS text"),
             InputError::Empty => write!(f, "input is empty"),
             InputError::Unrecognized => {
-                write!(f, "cannot tell the input format (KIF, KI2, CSA, USI, SFEN list); use --format")
+                write!(f, "cannot tell the input format (KIF, KI2, CSA, JKF, USI, SFEN list); use --format")
             }
             InputError::Kif(e) => write!(f, "{e}"),
             InputError::Csa(e) => write!(f, "{e}"),
+            InputError::Jkf(e) => write!(f, "{e}"),
             InputError::Usi(e) => write!(f, "{e}"),
         }
     }
@@ -156,6 +163,10 @@ pub fn decode(bytes: &[u8]) -> Result<String, InputError> {
 
 /// Guesses the format from the content.
 pub fn detect(text: &str) -> Option<Format> {
+    // JSON first: no other format opens with `{`.
+    if text.trim_start().starts_with('{') {
+        return jkf::looks_like_jkf(text).then_some(Format::Jkf);
+    }
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     if lines.is_empty() {
         return None;
@@ -194,6 +205,7 @@ pub fn parse(text: &str, format: Option<Format>) -> Result<(Format, Input), Inpu
         Format::Kif => Input::Game(Box::new(kif::parse_kif(text).map_err(InputError::Kif)?)),
         Format::Ki2 => Input::Game(Box::new(kif::parse_ki2(text).map_err(InputError::Kif)?)),
         Format::Csa => Input::Game(Box::new(csa::parse(text).map_err(InputError::Csa)?)),
+        Format::Jkf => Input::Game(Box::new(jkf::parse(text).map_err(InputError::Jkf)?)),
         Format::Usi => Input::Game(Box::new(usi::parse_game(text).map_err(InputError::Usi)?)),
         Format::Sfen => Input::Positions(usi::parse_list(text).map_err(InputError::Usi)?),
     };
@@ -223,5 +235,8 @@ mod tests {
         assert_eq!(detect("手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n"), Some(Format::Kif));
         assert_eq!(detect("手合割：平手\n▲７六歩    △３四歩\n"), Some(Format::Ki2));
         assert_eq!(detect("hello world"), None);
+        assert_eq!(detect("{\"header\":{},\"moves\":[{}]}"), Some(Format::Jkf));
+        assert_eq!(detect("\n {\"header\":{},\"moves\":[{}"), Some(Format::Jkf), "broken JSON: its error is shown");
+        assert_eq!(detect("{\"positions\":[]}"), None);
     }
 }
