@@ -11,7 +11,7 @@ pub mod kif;
 pub mod notation;
 pub mod usi;
 
-use crate::shogi::{Move, Position};
+use crate::shogi::{Declaration, EnteringKingRule, JudgeOptions, Move, Position, Referee, Verdict};
 use std::fmt;
 
 /// Input format names for `--format`.
@@ -95,6 +95,33 @@ impl Game {
         for &m in &self.moves {
             p.do_move(m);
             out.push(p.clone());
+        }
+        out
+    }
+
+    /// Where the game had already ended, per position of `positions()`: the rules' referee
+    /// (`Referee`, the one repetition count) replays the moves and reports a fourfold
+    /// repetition (or perpetual check), a side without legal moves, or the try rule's try;
+    /// and when the record says the game ended by a declaration, its final position is a
+    /// declaration win (or draw) if the declaration holds under `rule`. An invalid one is
+    /// left alone: the game may have been played under another rule.
+    pub fn endings(&self, rule: EnteringKingRule) -> Vec<Option<Verdict>> {
+        let mut pos = self.start.clone();
+        let mut referee = Referee::new(&pos, JudgeOptions { rule, ..JudgeOptions::default() });
+        let mut out = Vec::with_capacity(self.moves.len() + 1);
+        out.push(Referee::without_moves(&pos));
+        for &m in &self.moves {
+            pos.do_move(m);
+            out.push(referee.after_move(&pos));
+        }
+        if let Some(last @ None) = out.last_mut()
+            && self.declaration
+        {
+            *last = match pos.declaration(rule) {
+                Declaration::Win => Some(Verdict::WinDeclaration),
+                Declaration::Draw => Some(Verdict::DrawDeclaration),
+                Declaration::Invalid => None,
+            };
         }
         out
     }
@@ -224,6 +251,27 @@ mod tests {
         assert_eq!(decode(text.as_bytes()).unwrap(), text);
         assert_eq!(decode(&[0xEF, 0xBB, 0xBF, b'a']).unwrap(), "a");
         assert!(matches!(decode(&[0x81, 0x20, 0xFF]), Err(InputError::Encoding)));
+    }
+
+    #[test]
+    fn endings_use_the_referee_and_the_declared_result() {
+        let rule = EnteringKingRule::DEFAULT;
+        let cycle = " 2h3h 8b7b 3h2h 7b8b";
+        let g = usi::parse_game(&format!("startpos moves 7g7f 3c3d{}", cycle.repeat(3))).unwrap();
+        let ends = g.endings(rule);
+        assert_eq!(ends.len(), 15);
+        assert!(ends[..14].iter().all(Option::is_none));
+        assert_eq!(ends[14], Some(Verdict::DrawRepetition));
+        let g = usi::parse_game("sfen 8k/9/7P1/9/9/9/9/9/K8 b GS 1 moves G*2b").unwrap();
+        assert_eq!(g.endings(rule), [None, Some(Verdict::LossCheckmate)]);
+        // Black's king and ten pieces in White's camp, 28 points with the hand: a valid
+        // declaration under CSARule27 only when the record says it was made.
+        let declared = "sfen +R+B+P+P+P+P+P+P1/4K4/+P+P7/9/9/9/9/9/k8 b RBGS 1 moves win";
+        let g = usi::parse_game(declared).unwrap();
+        assert_eq!(g.endings(rule), [Some(Verdict::WinDeclaration)]);
+        assert_eq!(g.endings(EnteringKingRule::NoEnteringKing), [None]);
+        let g = usi::parse_game(declared.trim_end_matches(" moves win")).unwrap();
+        assert_eq!(g.endings(rule), [None]);
     }
 
     #[test]
