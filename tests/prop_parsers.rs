@@ -295,19 +295,180 @@ proptest! {
     }
 }
 
-/// The sample records of every format `hayate analyze` reads.
+/// The sample records of every format `hayate analyze` reads (tests/data/analyze, and the
+/// records tsshogi wrote in tests/data/records).
 fn records() -> &'static [(String, Vec<u8>)] {
     static RECORDS: std::sync::OnceLock<Vec<(String, Vec<u8>)>> = std::sync::OnceLock::new();
     RECORDS.get_or_init(|| {
-        let dir = format!("{}/tests/data/analyze", env!("CARGO_MANIFEST_DIR"));
-        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{dir}: {e}"))
-            .filter_map(|e| e.ok())
-            .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
-            .collect();
+        let mut v: Vec<(String, Vec<u8>)> = Vec::new();
+        for sub in ["analyze", "records"] {
+            let dir = format!("{}/tests/data/{sub}", env!("CARGO_MANIFEST_DIR"));
+            v.extend(
+                std::fs::read_dir(&dir)
+                    .unwrap_or_else(|e| panic!("{dir}: {e}"))
+                    .filter_map(|e| e.ok())
+                    .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())),
+            );
+        }
         v.sort();
         v
     })
+}
+
+/// Valid JKF records to mutate: tsshogi's, and hand-written ones with what tsshogi does not
+/// write (`same`, `relative` without `from`, presets it lacks, KACHI, forks).
+fn jkf_seeds() -> &'static [String] {
+    static SEEDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    SEEDS.get_or_init(|| {
+        let mut v: Vec<String> = records()
+            .iter()
+            .filter(|(name, _)| name.ends_with(".jkf"))
+            .map(|(_, b)| String::from_utf8(b.clone()).expect("UTF-8 JKF"))
+            .collect();
+        assert!(v.len() >= 4, "the tsshogi JKF records");
+        v.push(
+            r#"{"header":{"上手":"a","下手":"b"},"initial":{"preset":"5_L"},"moves":[{"comments":["x"]},
+            {"move":{"color":1,"piece":"GI","from":{"x":7,"y":1},"to":{"x":6,"y":2}},"forks":[[{"move":{"color":1,"piece":"FU","from":{"x":5,"y":3},"to":{"x":5,"y":4}}}]]},
+            {"move":{"color":0,"piece":"KI","to":{"x":5,"y":8},"relative":"R"}},{"special":"KACHI"}]}"#
+                .to_string(),
+        );
+        v.push(
+            r#"{"header":{},"moves":[{},{"move":{"color":0,"piece":"FU","from":{"x":7,"y":7},"to":{"x":7,"y":6}}},
+            {"move":{"color":1,"piece":"FU","from":{"x":3,"y":3},"to":{"x":3,"y":4}}},
+            {"move":{"color":0,"piece":"KA","from":{"x":8,"y":8},"to":{"x":2,"y":2},"promote":true,"capture":"KA"}},
+            {"move":{"color":1,"piece":"GI","from":{"x":3,"y":1},"same":true,"capture":"UM"}},
+            {"move":{"color":0,"piece":"KA","to":{"x":4,"y":5},"relative":"H"}},{"special":"TORYO"}]}"#
+                .to_string(),
+        );
+        v
+    })
+}
+
+/// Snippets that keep a mutated JKF close to the format.
+const JKF_SNIPPETS: [&str; 32] = [
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"",
+    "null",
+    "true",
+    "false",
+    "0",
+    "1",
+    "9",
+    "10",
+    "-1",
+    "1e99",
+    "\"x\"",
+    "\"y\"",
+    "\"FU\"",
+    "\"OU\"",
+    "\"RY\"",
+    "\"from\"",
+    "\"to\"",
+    "\"same\"",
+    "\"promote\"",
+    "\"capture\"",
+    "\"relative\"",
+    "\"special\"",
+    "\"OTHER\"",
+    "\"H\"",
+    "{}",
+    "[]",
+];
+
+/// A valid JKF with text edits (snippets inserted or swapped in, ranges cut) or with a value
+/// of its JSON tree replaced or removed, so that most cases get past the JSON syntax.
+fn mutated_jkf() -> impl Strategy<Value = String> {
+    let edit = || (any::<u32>(), any::<u32>(), any::<bool>());
+    let values = prop::collection::vec(edit(), 0..6);
+    // Text edits in a third of the cases: most stay valid JSON and reach the reader proper.
+    let texts =
+        prop::bool::weighted(0.3).prop_flat_map(move |on| prop::collection::vec(edit(), 0..if on { 4 } else { 1 }));
+    (any::<prop::sample::Index>(), values, texts).prop_map(|(pick, values, texts)| {
+        let seeds = jkf_seeds();
+        let seed = &seeds[pick.index(seeds.len())];
+        let mut tree: serde_json::Value = serde_json::from_str(seed).expect("seeds are valid JSON");
+        for (a, b, remove) in values {
+            replace_value(&mut tree, a as usize, b, remove && b % 4 == 0);
+        }
+        let mut t: Vec<char> = tree.to_string().chars().collect();
+        for (a, b, insert) in texts {
+            let at = a as usize % (t.len() + 1);
+            if insert {
+                let snippet = JKF_SNIPPETS[b as usize % JKF_SNIPPETS.len()];
+                t.splice(at..at, snippet.chars()).for_each(drop);
+            } else {
+                t.truncate(at.max(t.len().saturating_sub((b % 40) as usize)));
+            }
+        }
+        t.into_iter().collect()
+    })
+}
+
+/// Replaces (or removes, for an object member) the `n`-th value of the tree in document
+/// order with one made from `seed`.
+fn replace_value(tree: &mut serde_json::Value, n: usize, seed: u32, remove: bool) {
+    use serde_json::{Value, json};
+    fn count(v: &Value) -> usize {
+        1 + match v {
+            Value::Array(a) => a.iter().map(count).sum(),
+            Value::Object(o) => o.values().map(count).sum(),
+            _ => 0,
+        }
+    }
+    fn nth(v: &mut Value, n: &mut usize, new: &Value, remove: bool) -> bool {
+        if *n == 0 {
+            *v = new.clone();
+            return true;
+        }
+        *n -= 1;
+        match v {
+            Value::Array(a) => a.iter_mut().any(|c| nth(c, n, new, remove)),
+            Value::Object(o) => {
+                let keys: Vec<String> = o.keys().cloned().collect();
+                for k in keys {
+                    if *n == 0 && remove {
+                        o.remove(&k);
+                        return true;
+                    }
+                    if nth(o.get_mut(&k).expect("key"), n, new, remove) {
+                        return true;
+                    }
+                }
+                false
+            }
+            _ => false,
+        }
+    }
+    let choices = [
+        Value::Null,
+        json!(true),
+        json!(0),
+        json!(1),
+        json!(9),
+        json!(10),
+        json!(-1),
+        json!(u64::MAX),
+        json!(1.5),
+        json!("FU"),
+        json!("OU"),
+        json!("NY"),
+        json!("OTHER"),
+        json!("10"),
+        json!("HLCRUMD"),
+        json!({}),
+        json!([]),
+        json!({"x": 5, "y": 5}),
+        json!({"color": 0, "kind": "OU"}),
+        json!([[{}]]),
+    ];
+    let new = &choices[seed as usize % choices.len()];
+    let mut n = n % count(tree);
+    nth(tree, &mut n, new, remove);
 }
 
 /// A record damaged line by line: lines dropped, repeated or swapped, and bytes changed.
@@ -353,21 +514,46 @@ proptest! {
     /// list or a typed error, whatever the format it is forced to read them as.
     #[test]
     fn damaged_game_records_never_panic(bytes in damaged_record()) {
-        use hayate::records::{self as formats, Format, Input};
+        use hayate::records::{self as formats, Format};
         let Ok(text) = formats::decode(&bytes) else { return Ok(()) };
-        for format in [None, Some(Format::Kif), Some(Format::Ki2), Some(Format::Csa), Some(Format::Usi), Some(Format::Sfen)] {
-            if let Ok((_, input)) = formats::parse(&text, format) {
-                match input {
-                    Input::Game(g) => {
-                        let mut p = g.start.clone();
-                        for &m in &g.moves {
-                            prop_assert!(p.is_legal(m));
-                            p.do_move(m);
-                        }
-                    }
-                    Input::Positions(ps) => prop_assert!(ps.iter().all(Position::is_consistent)),
-                }
-            }
+        let formats = [None, Some(Format::Kif), Some(Format::Ki2), Some(Format::Csa), Some(Format::Jkf), Some(Format::Usi), Some(Format::Sfen)];
+        for format in formats {
+            check_parsed(&text, format)?;
         }
     }
+
+    /// JKF: mutated valid records and arbitrary text give a game or a typed error, as JKF
+    /// and as whatever the detection makes of them.
+    #[test]
+    fn mutated_jkf_never_panics(text in mutated_jkf()) {
+        use hayate::records::Format;
+        check_parsed(&text, Some(Format::Jkf))?;
+        check_parsed(&text, None)?;
+    }
+
+    #[test]
+    fn random_text_as_jkf_never_panics(text in any::<String>()) {
+        use hayate::records::Format;
+        check_parsed(&text, Some(Format::Jkf))?;
+        check_parsed(&format!("{{{text}"), None)?;
+    }
+}
+
+/// Parses `text` as `format` (or the detected one): a game has only legal moves, a list only
+/// consistent positions, and an error's message is one line.
+fn check_parsed(text: &str, format: Option<hayate::records::Format>) -> Result<(), TestCaseError> {
+    use hayate::records::{self as formats, Input};
+    match formats::parse(text, format) {
+        Ok((_, Input::Game(g))) => {
+            let mut p = g.start.clone();
+            for &m in &g.moves {
+                prop_assert!(p.is_legal(m));
+                p.do_move(m);
+            }
+            let _ = g.endings(hayate::shogi::EnteringKingRule::DEFAULT);
+        }
+        Ok((_, Input::Positions(lines))) => prop_assert!(lines.iter().all(|g| g.final_position().is_consistent())),
+        Err(e) => prop_assert!(!e.to_string().contains('\n'), "{}", e),
+    }
+    Ok(())
 }

@@ -5,7 +5,7 @@ use crate::engine::options::RESIGN_VALUE;
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::Value;
 use crate::search::{BestMove, Limits, Reporter, Score, SearchInfo};
-use crate::shogi::{Move, MoveList, Position, movegen};
+use crate::shogi::{Move, MoveList, Position, Verdict, movegen};
 use crate::tt::Bound;
 use parking_lot::Mutex;
 use std::sync::Arc;
@@ -31,6 +31,8 @@ pub enum Outcome {
     Declaration,
     /// No legal move: the side to move has lost (checkmate when in check).
     NoLegalMoves { in_check: bool },
+    /// The game had already ended here (`Game::endings`): not searched.
+    GameEnd(Verdict),
 }
 
 #[derive(Clone, Debug)]
@@ -65,6 +67,13 @@ impl Reporter for Collector {
 pub struct Analyzer {
     engine: Engine,
     limits: Limits,
+}
+
+impl Analysis {
+    /// A position where the game had ended: nothing searched.
+    pub fn game_end(v: Verdict) -> Analysis {
+        Analysis { outcome: Outcome::GameEnd(v), nodes: 0, time_ms: 0, depth: 0, seldepth: 0 }
+    }
 }
 
 impl Analyzer {

@@ -1,7 +1,9 @@
 //! `hayate analyze`: scripted analysis of a game record or a list of positions.
 //!
-//! The input (KIF, KI2, CSA, a USI `position` line, or SFEN lines; UTF-8 or Shift_JIS) is read
-//! by `crate::records`; every position is searched by `engine` with the options of USI mode;
+//! The input (KIF, KI2, CSA, JKF, a USI `position` line, or SFEN lines; UTF-8 or Shift_JIS) is
+//! read by `crate::records`; every position is searched by `engine` with the options of USI
+//! mode, except where the game had already ended (`records::Game::endings`: the rules'
+//! referee, and a declaration the record gives), which is reported with its `game_end`;
 //! `report` writes one JSON line (or text row) per position and a summary, judging played
 //! moves; `plot` draws the evaluation graph. The command line is read by the `cli` module.
 
@@ -12,7 +14,6 @@ pub mod report;
 use crate::engine::EngineOptions;
 use crate::records::{self, Format, Input, InputError};
 use crate::search::Limits;
-use crate::shogi::Position;
 use report::{LimitsRecord, PositionRecord, SummaryRecord, Thresholds};
 use std::fmt;
 use std::io::{IsTerminal, Read, Write};
@@ -135,10 +136,17 @@ pub fn run(args: &AnalyzeSettings, out: &mut dyn Write) -> Result<(), AnalyzeErr
     let (format, input) = records::parse(&text, args.format).map_err(|err| AnalyzeError::Input { name, err })?;
     let mut analyzer = engine::Analyzer::new(options, limits.clone());
 
-    // The positions to analyse; for a game, each before its move and the final one.
-    let (positions, moves, game) = match &input {
-        Input::Game(g) => (game_positions(g), g.moves.clone(), Some(g)),
-        Input::Positions(ps) => (ps.clone(), Vec::new(), None),
+    // The positions to analyse (for a game, each before its move and the final one) and
+    // where the game had already ended (a list line's own moves count as its history).
+    let rule = options.entering_king_rule;
+    let (positions, moves, ends, game) = match &input {
+        Input::Game(g) => (g.positions(), g.moves.clone(), g.endings(rule), Some(g)),
+        Input::Positions(lines) => (
+            lines.iter().map(records::Game::final_position).collect(),
+            Vec::new(),
+            lines.iter().map(|g| g.endings(rule).pop().flatten()).collect(),
+            None,
+        ),
     };
     let bar = progress_bar(positions.len(), args.quiet);
     let mut sink = Sink { out, kind: args.output, header_done: false };
@@ -147,7 +155,10 @@ pub fn run(args: &AnalyzeSettings, out: &mut dyn Write) -> Result<(), AnalyzeErr
     let (mut nodes, mut time_ms) = (0u64, 0u64);
     for (i, pos) in positions.iter().enumerate() {
         bar.set_message(format!("ply {}", pos.game_ply().saturating_sub(1)));
-        let a = analyzer.analyse(pos);
+        let a = match &ends[i] {
+            Some(v) => engine::Analysis::game_end(v.clone()),
+            None => analyzer.analyse(pos),
+        };
         nodes += a.nodes;
         time_ms += a.time_ms;
         // A game's record waits for the next analysis, which judges its played move.
@@ -191,6 +202,7 @@ pub fn run(args: &AnalyzeSettings, out: &mut dyn Write) -> Result<(), AnalyzeErr
         start_sfen: game.map(|g| g.start.to_sfen()),
         moves: game.map(|g| g.moves.len()),
         result: game.and_then(|g| g.result.clone()),
+        game_ends: records.iter().filter(|r| r.game_end.is_some()).count(),
         nodes,
         time_ms,
         limits: limits_record,
@@ -226,6 +238,8 @@ fn plot_points(records: &[PositionRecord]) -> Vec<plot::Point> {
                 (Some(report::ScoreJson::Mate(n)), _) => Some(if n > 0 { clip } else { -clip }),
                 (None, Some("black")) => Some(clip),
                 (None, Some(_)) => Some(-clip),
+                // A game drawn here (repetition, declaration under the H rules).
+                (None, None) if r.game_end.is_some() => Some(0),
                 (None, None) => None,
             };
             plot::Point { ply: r.ply, value }
@@ -242,15 +256,4 @@ fn plot_marks(records: &[PositionRecord]) -> Vec<plot::Mark> {
             Some(plot::Mark { ply: r.ply + 1, label: p.label?, text: format!("{} {}", r.ply + 1, p.played_move_ja) })
         })
         .collect()
-}
-
-/// The positions a game goes through: the start, then one after each move.
-fn game_positions(g: &records::Game) -> Vec<Position> {
-    let mut p = g.start.clone();
-    let mut out = vec![p.clone()];
-    for &m in &g.moves {
-        p.do_move(m);
-        out.push(p.clone());
-    }
-    out
 }

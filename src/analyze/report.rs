@@ -12,7 +12,7 @@
 use super::engine::{Analysis, Line, Outcome};
 use crate::records::notation::{line_ja, move_ja};
 use crate::search::Score;
-use crate::shogi::{Color, Move, Position};
+use crate::shogi::{Color, Move, Position, Verdict};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -161,6 +161,10 @@ pub struct PositionRecord {
     /// `checkmate`, `no_legal_moves` or `declaration_win` when the game is over here.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub terminal: Option<&'static str>,
+    /// How the game had already ended here, in `hayate judge`'s words (`Verdict::word`):
+    /// such a position is not searched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game_end: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winner: Option<&'static str>,
     pub best_move: Option<String>,
@@ -209,6 +213,7 @@ pub fn position_record(index: usize, pos: &Position, a: &Analysis) -> PositionRe
         sfen: pos.to_sfen(),
         side_to_move: side_word(side),
         terminal: None,
+        game_end: None,
         winner: None,
         best_move: None,
         best_move_ja: None,
@@ -247,17 +252,26 @@ pub fn position_record(index: usize, pos: &Position, a: &Analysis) -> PositionRe
             r.terminal = Some(if *in_check { "checkmate" } else { "no_legal_moves" });
             r.winner = Some(side_word(!side));
         }
+        Outcome::GameEnd(v) => {
+            r.game_end = Some(v.word());
+            r.winner = v.winner(side).flatten().map(side_word);
+            r.terminal = match v {
+                Verdict::LossCheckmate => Some("checkmate"),
+                Verdict::LossNoLegalMoves => Some("no_legal_moves"),
+                _ => None,
+            };
+        }
     }
     r
 }
 
 /// The score of the side to move, if the analysis has one (a lost position without legal
-/// moves has none).
+/// moves, or a game already over, has none).
 pub fn outcome_score(o: &Outcome) -> Option<Score> {
     match o {
         Outcome::Best { score, .. } => Some(*score),
         Outcome::Declaration => Some(Score::Mate(1)),
-        Outcome::NoLegalMoves { .. } => None,
+        Outcome::NoLegalMoves { .. } | Outcome::GameEnd(_) => None,
     }
 }
 
@@ -276,6 +290,12 @@ pub fn judge_played(pos: &Position, here: &Analysis, mv: Move, next: Option<&Ana
     let played = found.or_else(|| {
         let s = match &next?.outcome {
             Outcome::NoLegalMoves { .. } => Score::Mate(1), // the move mated
+            // The move ended the game: won at once, lost at once, or drawn.
+            Outcome::GameEnd(v) => match v.winner(!side)? {
+                None => Score::Cp(0),
+                Some(c) if c == side => Score::Mate(1),
+                Some(_) => Score::Mate(-1),
+            },
             o => after_move(outcome_score(o)?),
         };
         Some((s, "next_position"))
@@ -354,6 +374,8 @@ pub struct SummaryRecord {
     pub moves: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
+    /// Positions where the game had already ended (`game_end`), which were not searched.
+    pub game_ends: usize,
     pub nodes: u64,
     pub time_ms: u64,
     pub limits: LimitsRecord,
@@ -370,7 +392,8 @@ pub fn side_summaries(records: &[PositionRecord], names: [Option<String>; 2]) ->
     let mut sides = [SideSummary { name: b, ..Default::default() }, SideSummary { name: w, ..Default::default() }];
     let mut loss_sum = [0i64; 2];
     for r in records {
-        let Some(p) = &r.played else { continue };
+        // A move played after the game had ended has nothing to be judged against.
+        let Some(p) = r.played.as_ref().filter(|_| r.game_end.is_none()) else { continue };
         let i = if r.side_to_move == "black" { 0 } else { 1 };
         let s = &mut sides[i];
         s.moves += 1;
@@ -415,7 +438,7 @@ pub fn text_row(r: &PositionRecord) -> String {
     if let Some(p) = p {
         let _ = write!(moves, "{} | ", p.played_move_ja);
     }
-    match r.terminal {
+    match r.game_end.or(r.terminal) {
         Some(t) => moves += t,
         None => moves += &r.pv_ja.iter().take(8).cloned().collect::<Vec<_>>().join(" "),
     }
@@ -448,6 +471,10 @@ pub fn text_summary(s: &SummaryRecord) -> String {
     );
     if let Some(r) = &s.result {
         let _ = write!(out, ", result {r}");
+    }
+    if s.game_ends > 0 {
+        let plural = if s.game_ends == 1 { "" } else { "s" };
+        let _ = write!(out, ", {} game-over position{plural} not searched", s.game_ends);
     }
     for (word, side) in [("black", &s.black), ("white", &s.white)] {
         if let Some(side) = side {
@@ -498,6 +525,27 @@ mod tests {
         let drop = |cp: i32| win_chance(Score::Cp(0)) - win_chance(Score::Cp(-cp));
         assert_eq!(Label::from_drop(drop(1000)), Some(Label::Blunder));
         assert_eq!(Label::from_drop(drop(90)), None);
+    }
+
+    #[test]
+    fn a_game_end_is_not_scored_and_the_move_into_it_is() {
+        let pos = Position::startpos();
+        let (played, best) = (pos.parse_usi_move("7g7f").unwrap(), pos.parse_usi_move("2g2f").unwrap());
+        let outcome = Outcome::Best { mv: best, score: Score::Cp(300), lines: Vec::new() };
+        let here = Analysis { outcome, nodes: 1, time_ms: 1, depth: 1, seldepth: 1 };
+        let drawn = Analysis::game_end(Verdict::DrawRepetition);
+        let p = judge_played(&pos, &here, played, Some(&drawn));
+        assert_eq!((p.played_score, p.played_score_source, p.loss_cp), (Some(ScoreJson::Cp(0)), "next_position", 300));
+        let mut after = pos.clone();
+        after.do_move(played);
+        let r = position_record(1, &after, &drawn);
+        assert_eq!((r.game_end, r.winner, r.terminal), (Some("draw_repetition"), None, None));
+        assert!(r.best_move.is_none() && r.score.is_none() && r.nodes == 0);
+        // The side to move wins by the mover's perpetual check: the move lost at once.
+        let p = judge_played(&pos, &here, played, Some(&Analysis::game_end(Verdict::WinPerpetualCheck)));
+        assert_eq!((p.played_score, p.label), (Some(ScoreJson::Mate(-1)), Some(Label::Blunder)));
+        let r = position_record(1, &after, &Analysis::game_end(Verdict::LossCheckmate));
+        assert_eq!((r.terminal, r.winner), (Some("checkmate"), Some("black")));
     }
 
     #[test]

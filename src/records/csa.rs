@@ -69,7 +69,8 @@ pub fn looks_like_csa(line: &str) -> bool {
             && piece(&line[5..7]).is_some())
 }
 
-fn piece(code: &str) -> Option<PieceType> {
+/// A CSA piece code (`FU`, `RY`, ...); JKF uses the same codes.
+pub(super) fn piece(code: &str) -> Option<PieceType> {
     Some(match code {
         "FU" => PieceType::Pawn,
         "KY" => PieceType::Lance,
@@ -183,6 +184,8 @@ impl Parser {
         } else if let Some(word) = s.strip_prefix('%') {
             if let Some(g) = self.game.as_mut() {
                 g.result = Some(format!("%{word}"));
+                // The side to move declares (CSA protocol: `%KACHI` is sent on one's turn).
+                g.declaration = word == "KACHI";
             }
             self.ended = true;
         } else {

@@ -79,8 +79,11 @@ fn mark_color(c: char) -> Option<Color> {
     }
 }
 
-/// Start positions of the handicap names (the handicap giver, White, moves first).
-fn handicap_sfen(name: &str) -> Option<String> {
+/// Start positions of the handicap names (the handicap giver, White, moves first). "Left"
+/// is the giver's left, files 1-3: 香落ち drops the lance on 1a, 左五枚落ち the knight on 2a
+/// and 左七枚落ち the silver on 3a; 五枚落ち drops the knight on 8a (as Kifu for JS,
+/// json-kifu-format and the other record tools have it).
+pub(super) fn handicap_sfen(name: &str) -> Option<String> {
     let (rank1, rank2) = match name {
         "平手" => return Some(crate::shogi::STARTPOS.to_string()),
         "香落ち" => ("lnsgkgsn1", "1r5b1"),
@@ -91,8 +94,8 @@ fn handicap_sfen(name: &str) -> Option<String> {
         "二枚落ち" => ("lnsgkgsnl", "9"),
         "三枚落ち" => ("lnsgkgsn1", "9"),
         "四枚落ち" => ("1nsgkgsn1", "9"),
-        "五枚落ち" => ("1nsgkgs2", "9"),
-        "左五枚落ち" => ("2sgkgsn1", "9"),
+        "五枚落ち" => ("2sgkgsn1", "9"),
+        "左五枚落ち" => ("1nsgkgs2", "9"),
         "六枚落ち" => ("2sgkgs2", "9"),
         "左七枚落ち" => ("2sgkg3", "9"),
         "右七枚落ち" => ("3gkgs2", "9"),
@@ -357,6 +360,8 @@ fn parse_record(text: &str, style: Style) -> Result<Game, KifError> {
                 last_number = Some(number);
                 if let Some(w) = END_WORDS.iter().find(|w| mtext.starts_with(**w)) {
                     g.result = Some(w.to_string());
+                    // Written in the declaring side's turn, like a move.
+                    g.declaration = matches!(*w, "入玉勝ち" | "宣言勝ち");
                     ended = true;
                     continue;
                 }
@@ -446,6 +451,11 @@ mod tests {
 
     #[test]
     fn handicap_and_diagram_starts() {
+        // The left five-piece handicap keeps the knight on 8a; the plain one the one on 2a.
+        let g = parse_kif("手合割：左五枚落ち\n").unwrap();
+        assert_eq!(g.start.to_sfen(), "1nsgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+        let g = parse_kif("手合割：五枚落ち\n").unwrap();
+        assert_eq!(g.start.to_sfen(), "2sgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
         let g = parse_kif("手合割：香落ち\n手数----指手--\n   1 ３四歩(33)\n").unwrap();
         assert_eq!(g.start.to_sfen(), "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
         assert_eq!(usi(&g), ["3c3d"]);

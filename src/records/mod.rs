@@ -1,15 +1,17 @@
-//! Game records and position lists: KIF, KI2, CSA, a USI `position` line, and lists of
-//! positions (one SFEN or `position` line per line), with the Japanese move notation they use.
+//! Game records and position lists: KIF, KI2, CSA, JKF (JSON), a USI `position` line, and
+//! lists of positions (one SFEN or `position` line per line), with the Japanese move notation
+//! they use.
 //! Text is decoded from UTF-8 or Shift_JIS first; the format is detected from the content
 //! unless the caller forces one. The analysis (`hayate analyze`) and the tuner read records
 //! through this module.
 
 pub mod csa;
+pub mod jkf;
 pub mod kif;
 pub mod notation;
 pub mod usi;
 
-use crate::shogi::{Move, Position};
+use crate::shogi::{Declaration, EnteringKingRule, JudgeOptions, Move, Position, Referee, Verdict};
 use std::fmt;
 
 /// Input format names for `--format`.
@@ -19,6 +21,8 @@ pub enum Format {
     Kif,
     Ki2,
     Csa,
+    /// The JSON kifu format of Kifu for JS and tsshogi (ShogiHome).
+    Jkf,
     /// One `position ...` line (or SFEN) with moves: a game.
     Usi,
     /// One SFEN or `position` line per line: a list of positions.
@@ -31,6 +35,7 @@ impl fmt::Display for Format {
             Format::Kif => "kif",
             Format::Ki2 => "ki2",
             Format::Csa => "csa",
+            Format::Jkf => "jkf",
             Format::Usi => "usi",
             Format::Sfen => "sfen",
         })
@@ -44,8 +49,11 @@ pub struct Game {
     pub moves: Vec<Move>,
     pub black: Option<String>,
     pub white: Option<String>,
-    /// How the record says the game ended (`投了`, `%TORYO`, ...), if it says.
+    /// How the record says the game ended (`投了`, `%TORYO`, `resign`, ...), if it says.
     pub result: Option<String>,
+    /// The record says that the side to move after the last move declared a win by entering
+    /// king (USI `win`, CSA `%KACHI`, JKF `KACHI`, KIF `入玉勝ち`).
+    pub declaration: bool,
     /// Evaluation comments (CSA `'** <score> <pv>`, the floodgate form, Black's view):
     /// `scores[i]` is the score written just before move `i`, i.e. for the position after `i`
     /// moves. Empty where the format keeps none; None where a move has none.
@@ -60,13 +68,71 @@ impl fmt::Debug for Game {
             .field("black", &self.black)
             .field("white", &self.white)
             .field("result", &self.result)
+            .field("declaration", &self.declaration)
             .finish()
     }
 }
 
 impl Game {
     pub fn new(start: Position) -> Game {
-        Game { start, moves: Vec::new(), black: None, white: None, result: None, scores: Vec::new() }
+        Game {
+            start,
+            moves: Vec::new(),
+            black: None,
+            white: None,
+            result: None,
+            declaration: false,
+            scores: Vec::new(),
+        }
+    }
+
+    /// The positions the game goes through: the start, then one after each move (each with
+    /// the moves before it as history).
+    pub fn positions(&self) -> Vec<Position> {
+        let mut p = self.start.clone();
+        let mut out = Vec::with_capacity(self.moves.len() + 1);
+        out.push(p.clone());
+        for &m in &self.moves {
+            p.do_move(m);
+            out.push(p.clone());
+        }
+        out
+    }
+
+    /// Where the game had already ended, per position of `positions()`: the rules' referee
+    /// (`Referee`, the one repetition count) replays the moves and reports a fourfold
+    /// repetition (or perpetual check), a side without legal moves, or the try rule's try;
+    /// and when the record says the game ended by a declaration, its final position is a
+    /// declaration win (or draw) if the declaration holds under `rule`. An invalid one is
+    /// left alone: the game may have been played under another rule.
+    pub fn endings(&self, rule: EnteringKingRule) -> Vec<Option<Verdict>> {
+        let mut pos = self.start.clone();
+        let mut referee = Referee::new(&pos, JudgeOptions { rule, ..JudgeOptions::default() });
+        let mut out = Vec::with_capacity(self.moves.len() + 1);
+        out.push(Referee::without_moves(&pos));
+        for &m in &self.moves {
+            pos.do_move(m);
+            out.push(referee.after_move(&pos));
+        }
+        if let Some(last @ None) = out.last_mut()
+            && self.declaration
+        {
+            *last = match pos.declaration(rule) {
+                Declaration::Win => Some(Verdict::WinDeclaration),
+                Declaration::Draw => Some(Verdict::DrawDeclaration),
+                Declaration::Invalid => None,
+            };
+        }
+        out
+    }
+
+    /// The position after the last move, with the moves as its history.
+    pub fn final_position(&self) -> Position {
+        let mut p = self.start.clone();
+        for &m in &self.moves {
+            p.do_move(m);
+        }
+        p
     }
 }
 
@@ -74,7 +140,9 @@ impl Game {
 #[derive(Clone)]
 pub enum Input {
     Game(Box<Game>),
-    Positions(Vec<Position>),
+    /// A list of positions, each as the line's game that leads to it: the position analysed
+    /// is its final one.
+    Positions(Vec<Game>),
 }
 
 /// Why the input could not be read.
@@ -87,6 +155,7 @@ pub enum InputError {
     Unrecognized,
     Kif(kif::KifError),
     Csa(csa::CsaError),
+    Jkf(jkf::JkfError),
     Usi(usi::UsiInputError),
 }
 
@@ -96,10 +165,11 @@ impl fmt::Display for InputError {
             InputError::Encoding => write!(f, "input is neither UTF-8 nor Shift_JIS text"),
             InputError::Empty => write!(f, "input is empty"),
             InputError::Unrecognized => {
-                write!(f, "cannot tell the input format (KIF, KI2, CSA, USI, SFEN list); use --format")
+                write!(f, "cannot tell the input format (KIF, KI2, CSA, JKF, USI, SFEN list); use --format")
             }
             InputError::Kif(e) => write!(f, "{e}"),
             InputError::Csa(e) => write!(f, "{e}"),
+            InputError::Jkf(e) => write!(f, "{e}"),
             InputError::Usi(e) => write!(f, "{e}"),
         }
     }
@@ -120,6 +190,10 @@ pub fn decode(bytes: &[u8]) -> Result<String, InputError> {
 
 /// Guesses the format from the content.
 pub fn detect(text: &str) -> Option<Format> {
+    // JSON first: no other format opens with `{`.
+    if text.trim_start().starts_with('{') {
+        return jkf::looks_like_jkf(text).then_some(Format::Jkf);
+    }
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     if lines.is_empty() {
         return None;
@@ -158,6 +232,7 @@ pub fn parse(text: &str, format: Option<Format>) -> Result<(Format, Input), Inpu
         Format::Kif => Input::Game(Box::new(kif::parse_kif(text).map_err(InputError::Kif)?)),
         Format::Ki2 => Input::Game(Box::new(kif::parse_ki2(text).map_err(InputError::Kif)?)),
         Format::Csa => Input::Game(Box::new(csa::parse(text).map_err(InputError::Csa)?)),
+        Format::Jkf => Input::Game(Box::new(jkf::parse(text).map_err(InputError::Jkf)?)),
         Format::Usi => Input::Game(Box::new(usi::parse_game(text).map_err(InputError::Usi)?)),
         Format::Sfen => Input::Positions(usi::parse_list(text).map_err(InputError::Usi)?),
     };
@@ -179,6 +254,27 @@ mod tests {
     }
 
     #[test]
+    fn endings_use_the_referee_and_the_declared_result() {
+        let rule = EnteringKingRule::DEFAULT;
+        let cycle = " 2h3h 8b7b 3h2h 7b8b";
+        let g = usi::parse_game(&format!("startpos moves 7g7f 3c3d{}", cycle.repeat(3))).unwrap();
+        let ends = g.endings(rule);
+        assert_eq!(ends.len(), 15);
+        assert!(ends[..14].iter().all(Option::is_none));
+        assert_eq!(ends[14], Some(Verdict::DrawRepetition));
+        let g = usi::parse_game("sfen 8k/9/7P1/9/9/9/9/9/K8 b GS 1 moves G*2b").unwrap();
+        assert_eq!(g.endings(rule), [None, Some(Verdict::LossCheckmate)]);
+        // Black's king and ten pieces in White's camp, 28 points with the hand: a valid
+        // declaration under CSARule27 only when the record says it was made.
+        let declared = "sfen +R+B+P+P+P+P+P+P1/4K4/+P+P7/9/9/9/9/9/k8 b RBGS 1 moves win";
+        let g = usi::parse_game(declared).unwrap();
+        assert_eq!(g.endings(rule), [Some(Verdict::WinDeclaration)]);
+        assert_eq!(g.endings(EnteringKingRule::NoEnteringKing), [None]);
+        let g = usi::parse_game(declared.trim_end_matches(" moves win")).unwrap();
+        assert_eq!(g.endings(rule), [None]);
+    }
+
+    #[test]
     fn detects_formats() {
         assert_eq!(detect("position startpos moves 7g7f 3c3d"), Some(Format::Usi));
         assert_eq!(detect("startpos\nsfen 4k4/9/9/9/9/9/9/9/4K4 b G 1\n"), Some(Format::Sfen));
@@ -187,5 +283,8 @@ mod tests {
         assert_eq!(detect("手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n"), Some(Format::Kif));
         assert_eq!(detect("手合割：平手\n▲７六歩    △３四歩\n"), Some(Format::Ki2));
         assert_eq!(detect("hello world"), None);
+        assert_eq!(detect("{\"header\":{},\"moves\":[{}]}"), Some(Format::Jkf));
+        assert_eq!(detect("\n {\"header\":{},\"moves\":[{}"), Some(Format::Jkf), "broken JSON: its error is shown");
+        assert_eq!(detect("{\"positions\":[]}"), None);
     }
 }

@@ -1,7 +1,9 @@
 //! USI texts: a `position` command (or a bare SFEN, or `startpos`), optionally with
 //! `moves ...`. One such line with moves is a game; a file of such lines, one position per
 //! line, is a list of positions (each line's moves are played first). Empty lines and lines
-//! starting with `#` are skipped.
+//! starting with `#` are skipped. A move list may end with `resign`, `win` (the side to move
+//! declares a win by entering king) or `draw`, as GUIs write finished games (tsshogi's
+//! `getUSI({resign: true})`): the word is the game's result, and nothing may follow it.
 
 use super::Game;
 use crate::shogi::Position;
@@ -26,6 +28,11 @@ pub enum UsiInputErrorKind {
         why: String,
     },
     UnexpectedToken(String),
+    /// A token after the word that ended the moves.
+    AfterEnding {
+        word: String,
+        next: String,
+    },
     /// `--format usi` takes exactly one game line.
     NotOneLine(usize),
     Empty,
@@ -38,6 +45,7 @@ impl fmt::Display for UsiInputError {
             UsiInputErrorKind::BadSfen { sfen, why } => write!(f, "bad SFEN '{sfen}': {why}"),
             UsiInputErrorKind::BadMove { index, mv, why } => write!(f, "move {index} ('{mv}'): {why}"),
             UsiInputErrorKind::UnexpectedToken(t) => write!(f, "unexpected '{t}'"),
+            UsiInputErrorKind::AfterEnding { word, next } => write!(f, "'{next}' after '{word}', which ends the moves"),
             UsiInputErrorKind::NotOneLine(n) => write!(f, "a USI game is one line, found {n}"),
             UsiInputErrorKind::Empty => write!(f, "no position"),
         }
@@ -60,8 +68,11 @@ pub fn looks_like_position(line: &str) -> bool {
     }
 }
 
-/// A line's start position and its moves.
-fn parse_line(text: &str, line: usize) -> Result<(Position, Vec<crate::shogi::Move>), UsiInputError> {
+/// Words that end a move list instead of a move.
+pub const END_WORDS: [&str; 3] = ["resign", "win", "draw"];
+
+/// A line as a game: its start position, its moves and the word that ended them, if any.
+fn parse_line(text: &str, line: usize) -> Result<Game, UsiInputError> {
     let err = |kind| UsiInputError { line, kind };
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let mut rest: &[&str] = &tokens;
@@ -80,47 +91,44 @@ fn parse_line(text: &str, line: usize) -> Result<(Position, Vec<crate::shogi::Mo
         }
     };
     let mut pos = start.clone();
-    let mut played = Vec::with_capacity(moves.len());
+    let mut game = Game::new(start);
     for (i, m) in moves.iter().enumerate() {
+        if let Some(word) = END_WORDS.iter().find(|w| *w == m) {
+            if let Some(next) = moves.get(i + 1) {
+                return Err(err(UsiInputErrorKind::AfterEnding { word: word.to_string(), next: next.to_string() }));
+            }
+            game.result = Some(word.to_string());
+            game.declaration = *word == "win";
+            break;
+        }
         let mv = pos
             .parse_usi_move(m)
             .map_err(|e| err(UsiInputErrorKind::BadMove { index: i + 1, mv: m.to_string(), why: e.to_string() }))?;
         pos.do_move(mv);
-        played.push(mv);
+        game.moves.push(mv);
     }
-    Ok((start, played))
+    Ok(game)
 }
 
 fn significant(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())).filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
 }
 
-/// One game line: its start position and moves.
+/// One game line: its start position, moves and ending.
 pub fn parse_game(text: &str) -> Result<Game, UsiInputError> {
     let lines: Vec<(usize, &str)> = significant(text).collect();
     match lines[..] {
-        [(line, l)] => {
-            let (start, moves) = parse_line(l, line)?;
-            let mut g = Game::new(start);
-            g.moves = moves;
-            Ok(g)
-        }
+        [(line, l)] => parse_line(l, line),
         [] => Err(UsiInputError { line: 1, kind: UsiInputErrorKind::Empty }),
         _ => Err(UsiInputError { line: lines[1].0, kind: UsiInputErrorKind::NotOneLine(lines.len()) }),
     }
 }
 
-/// One position per line, each after its line's moves (keeping them as history, so that
-/// repetitions count like in a game).
-pub fn parse_list(text: &str) -> Result<Vec<Position>, UsiInputError> {
-    let mut out = Vec::new();
-    for (line, l) in significant(text) {
-        let (mut pos, moves) = parse_line(l, line)?;
-        for m in moves {
-            pos.do_move(m);
-        }
-        out.push(pos);
-    }
+/// One position per line, as the game that leads to it: the position is the one after the
+/// line's moves, which are its history (so that repetitions count like in a game), and a
+/// `win` at the end says that its side to move declared.
+pub fn parse_list(text: &str) -> Result<Vec<Game>, UsiInputError> {
+    let out: Vec<Game> = significant(text).map(|(line, l)| parse_line(l, line)).collect::<Result<_, _>>()?;
     if out.is_empty() {
         return Err(UsiInputError { line: 1, kind: UsiInputErrorKind::Empty });
     }
@@ -142,7 +150,34 @@ mod tests {
         let list =
             parse_list("# mate in one\n4k4/9/4P4/9/9/9/9/9/4K4 b G 1\n\nposition startpos moves 7g7f\n").unwrap();
         assert_eq!(list.len(), 2);
-        assert_eq!(list[1].to_sfen(), "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
+        assert_eq!(
+            list[1].final_position().to_sfen(),
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
+        );
+    }
+
+    #[test]
+    fn move_lists_may_end_with_a_result_word() {
+        let g = parse_game("position startpos moves 7g7f 3c3d resign\n").unwrap();
+        assert_eq!((g.moves.len(), g.result.as_deref(), g.declaration), (2, Some("resign"), false));
+        let g = parse_game("position startpos moves resign").unwrap();
+        assert_eq!((g.moves.len(), g.result.as_deref()), (0, Some("resign")));
+        let g = parse_game("startpos moves 7g7f draw").unwrap();
+        assert_eq!(g.result.as_deref(), Some("draw"));
+        let g = parse_game("sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1 moves 5i5h win").unwrap();
+        assert_eq!((g.result.as_deref(), g.declaration), (Some("win"), true));
+        let e = parse_game("position startpos moves 7g7f resign 3c3d").unwrap_err();
+        assert_eq!(e.kind, UsiInputErrorKind::AfterEnding { word: "resign".into(), next: "3c3d".into() });
+        assert_eq!(e.to_string(), "line 1: '3c3d' after 'resign', which ends the moves");
+        assert!(parse_game("position startpos moves win win").is_err());
+        // Lists take them at the end of a line too.
+        let list = parse_list("startpos moves 7g7f resign\nstartpos moves 7g7f 3c3d win\n").unwrap();
+        assert_eq!(
+            list[0].final_position().to_sfen(),
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
+        );
+        assert!(!list[0].declaration && list[1].declaration);
+        assert!(parse_list("startpos moves resign 7g7f\n").is_err());
     }
 
     #[test]
