@@ -124,6 +124,27 @@ mod avx2 {
     /// 8 lanes of i32 per vector: 4 vectors hold the 32 outputs.
     const OUT_VECTORS: usize = HIDDEN / 8;
 
+    /// Most input blocks of a layer (512 inputs / 4).
+    const MAX_BLOCKS: usize = super::super::TRANSFORMED_DIMENSIONS / BLOCK_INPUTS;
+
+    /// For each 8-bit mask, the positions of its set bits, lowest first (padded with zeros).
+    static NNZ_OFFSETS: [[u16; 8]; 256] = {
+        let mut t = [[0u16; 8]; 256];
+        let mut mask = 0;
+        while mask < 256 {
+            let (mut bit, mut n) = (0, 0);
+            while bit < 8 {
+                if mask >> bit & 1 != 0 {
+                    t[mask][n] = bit as u16;
+                    n += 1;
+                }
+                bit += 1;
+            }
+            mask += 1;
+        }
+        t
+    };
+
     /// Adds `in4 . w4` for each of 8 outputs: `maddubs` multiplies the four unsigned inputs by
     /// the four signed weights and sums pairs to i16, `madd` by one sums the pairs to i32.
     #[inline]
@@ -139,31 +160,41 @@ mod avx2 {
         input: &[u8; IN],
         out: &mut [i32; HIDDEN],
     ) {
+        // The index list and the 32-byte input loads rely on this.
+        const { assert!(IN.is_multiple_of(32) && IN / BLOCK_INPUTS <= MAX_BLOCKS) };
         let ones = _mm256_set1_epi16(1);
         let zero = _mm256_setzero_si256();
         let mut acc = [zero; OUT_VECTORS];
         // SAFETY (loads and stores below): offsets k * 8 < 32 into [i32; 32]; block loads at
-        // k * 32 < 128 into [i8; 128]; input reads at g * 32 + 32 <= IN and 4 * b + 4 <= IN.
+        // k * 32 < 128 into [i8; 128]; input reads at g * 32 + 32 <= IN and 4 * b + 4 <= IN;
+        // table rows of 8 u16.
         for (k, a) in acc.iter_mut().enumerate() {
             *a = unsafe { _mm256_loadu_si256(biases.as_ptr().add(k * 8).cast()) };
         }
         let blocks = &blocks[..IN / BLOCK_INPUTS];
         // Visit only the 4-input blocks with a non-zero input (the input is the clipped
-        // transformer output, often sparse); 8 blocks per 32-byte load.
+        // transformer output, often sparse). The list of those blocks is built without a
+        // branch per block, so the multiply loop below is the only one that mispredicts.
+        let mut nnz = [0u16; MAX_BLOCKS];
+        let mut count = 0;
         for g in 0..IN / 32 {
             let v = unsafe { _mm256_loadu_si256(input.as_ptr().add(g * 32).cast()) };
             // Inputs are at most 127, so a block is non-zero exactly when its i32 is positive.
-            let mut mask = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, zero))) as u32;
-            while mask != 0 {
-                let b = g * 8 + mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                let four = unsafe { input.as_ptr().add(b * BLOCK_INPUTS).cast::<i32>().read_unaligned() };
-                let x = _mm256_set1_epi32(four);
-                let w = &blocks[b].0;
-                for (k, a) in acc.iter_mut().enumerate() {
-                    let wk = unsafe { _mm256_loadu_si256(w.as_ptr().add(k * 32).cast()) };
-                    *a = dot4(*a, x, wk, ones);
-                }
+            let mask = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, zero))) as usize;
+            let base = _mm_set1_epi16((g * 8) as i16);
+            let offsets = unsafe { _mm_loadu_si128(NNZ_OFFSETS[mask].as_ptr().cast()) };
+            // SAFETY: count + 8 <= g * 8 + 8 <= IN / 4 <= MAX_BLOCKS.
+            unsafe { _mm_storeu_si128(nnz.as_mut_ptr().add(count).cast(), _mm_add_epi16(base, offsets)) };
+            count += mask.count_ones() as usize;
+        }
+        for &b in &nnz[..count] {
+            let b = b as usize;
+            let four = unsafe { input.as_ptr().add(b * BLOCK_INPUTS).cast::<i32>().read_unaligned() };
+            let x = _mm256_set1_epi32(four);
+            let w = &blocks[b].0;
+            for (k, a) in acc.iter_mut().enumerate() {
+                let wk = unsafe { _mm256_loadu_si256(w.as_ptr().add(k * 32).cast()) };
+                *a = dot4(*a, x, wk, ones);
             }
         }
         for (k, a) in acc.iter().enumerate() {
