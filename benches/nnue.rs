@@ -1,4 +1,4 @@
-//! Standard NNUE evaluation costs, scalar and AVX2, with the test network
+//! Standard NNUE evaluation costs on every backend this CPU has, with the test network
 //! (tests/data/nnue/random_sparse_nn.bin.gz) on the reference positions:
 //! - `refresh`: both accumulators from scratch (38 features each);
 //! - `update`: one move's incremental update of both accumulators (push, bring up to date);
@@ -42,9 +42,7 @@ fn positions() -> Vec<(Position, Move)> {
 fn bench(c: &mut Criterion) {
     let net = network();
     let cases = positions();
-    let mut backends = vec![Backend::Scalar];
-    backends.extend(Backend::avx2());
-    for backend in backends {
+    for backend in Backend::available() {
         let name = backend.name();
         let mut i = 0;
         c.bench_function(&format!("nnue refresh ({name})"), |b| {

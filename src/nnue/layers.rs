@@ -25,6 +25,9 @@ pub(crate) struct DenseLayer<const IN: usize> {
     biases: Aligned<[i32; HIDDEN]>,
     /// `IN / 4` blocks (re-arranged at load time from the file's row-per-output order).
     blocks: Vec<WeightBlock>,
+    /// The same weights by input (`columns[input][output]`), so that the portable path adds
+    /// one contiguous column per non-zero input, which compilers vectorise.
+    columns: Vec<Aligned<[i8; HIDDEN]>>,
 }
 
 impl<const IN: usize> DenseLayer<IN> {
@@ -32,18 +35,14 @@ impl<const IN: usize> DenseLayer<IN> {
     pub(crate) fn from_file_order(biases: [i32; HIDDEN], weights: &[u8]) -> Self {
         debug_assert_eq!(weights.len(), IN * HIDDEN);
         let mut blocks = vec![Aligned([0i8; HIDDEN * BLOCK_INPUTS]); IN / BLOCK_INPUTS];
+        let mut columns = vec![Aligned([0i8; HIDDEN]); IN];
         for (output, row) in weights.chunks_exact(IN).enumerate() {
             for (input, &w) in row.iter().enumerate() {
                 blocks[input / BLOCK_INPUTS].0[output * BLOCK_INPUTS + input % BLOCK_INPUTS] = w as i8;
+                columns[input].0[output] = w as i8;
             }
         }
-        DenseLayer { biases: Aligned(biases), blocks }
-    }
-
-    /// Weight of (output, input), for the scalar path and tests.
-    #[inline]
-    fn weight(&self, output: usize, input: usize) -> i8 {
-        self.blocks[input / BLOCK_INPUTS].0[output * BLOCK_INPUTS + input % BLOCK_INPUTS]
+        DenseLayer { biases: Aligned(biases), blocks, columns }
     }
 
     /// `out = biases + W * input`.
@@ -53,6 +52,9 @@ impl<const IN: usize> DenseLayer<IN> {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2.
             Backend::Avx2(_) => unsafe { avx2::affine(&self.biases.0, &self.blocks, &input.0, &mut out.0) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an `AvxVnniSupport` exists only when the CPU reported AVX2 and AVX-VNNI.
+            Backend::AvxVnni(_) => unsafe { vnni::affine(&self.biases.0, &self.blocks, &input.0, &mut out.0) },
             _ => self.propagate_scalar(&input.0, &mut out.0),
         }
     }
@@ -60,12 +62,12 @@ impl<const IN: usize> DenseLayer<IN> {
     fn propagate_scalar(&self, input: &[u8; IN], out: &mut [i32; HIDDEN]) {
         *out = self.biases.0;
         // Inputs are often zero (clipped); skip them as the sparse reference does.
-        for (i, &x) in input.iter().enumerate() {
+        for (&x, column) in input.iter().zip(&self.columns) {
             if x == 0 {
                 continue;
             }
-            for (o, acc) in out.iter_mut().enumerate() {
-                *acc = acc.wrapping_add(x as i32 * self.weight(o, i) as i32);
+            for (acc, &w) in out.iter_mut().zip(&column.0) {
+                *acc = acc.wrapping_add(x as i32 * w as i32);
             }
         }
     }
@@ -92,6 +94,9 @@ impl<const IN: usize> OutputLayer<IN> {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2; IN is 32.
             Backend::Avx2(_) if IN == 32 => unsafe { avx2::output(self.bias, &self.weights.0, &input.0) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an `AvxVnniSupport` exists only when the CPU reported AVX2 and AVX-VNNI.
+            Backend::AvxVnni(_) if IN == 32 => unsafe { vnni::output(self.bias, &self.weights.0, &input.0) },
             _ => input
                 .0
                 .iter()
@@ -106,8 +111,8 @@ impl<const IN: usize> OutputLayer<IN> {
 pub(crate) fn clipped_relu(backend: Backend, input: &Aligned<[i32; HIDDEN]>, out: &mut Aligned<[u8; HIDDEN]>) {
     match backend {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2.
-        Backend::Avx2(_) => unsafe { avx2::clipped_relu(&input.0, &mut out.0) },
+        // SAFETY: both proofs of support include AVX2.
+        Backend::Avx2(_) | Backend::AvxVnni(_) => unsafe { x86::clipped_relu(&input.0, &mut out.0) },
         _ => {
             for (o, &x) in out.0.iter_mut().zip(&input.0) {
                 *o = (x >> WEIGHT_SCALE_BITS).clamp(0, 127) as u8;
@@ -116,19 +121,17 @@ pub(crate) fn clipped_relu(backend: Backend, input: &Aligned<[i32; HIDDEN]>, out
     }
 }
 
+/// Kernels shared by both x86 backends (AVX2 only).
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::{BLOCK_INPUTS, HIDDEN, WEIGHT_SCALE_BITS, WeightBlock};
+mod x86 {
+    use super::{HIDDEN, WEIGHT_SCALE_BITS};
     use std::arch::x86_64::*;
 
-    /// 8 lanes of i32 per vector: 4 vectors hold the 32 outputs.
-    const OUT_VECTORS: usize = HIDDEN / 8;
-
     /// Most input blocks of a layer (512 inputs / 4).
-    const MAX_BLOCKS: usize = super::super::TRANSFORMED_DIMENSIONS / BLOCK_INPUTS;
+    pub(super) const MAX_BLOCKS: usize = super::super::TRANSFORMED_DIMENSIONS / super::BLOCK_INPUTS;
 
     /// For each 8-bit mask, the positions of its set bits, lowest first (padded with zeros).
-    static NNZ_OFFSETS: [[u16; 8]; 256] = {
+    pub(super) static NNZ_OFFSETS: [[u16; 8]; 256] = {
         let mut t = [[0u16; 8]; 256];
         let mut mask = 0;
         while mask < 256 {
@@ -145,61 +148,31 @@ mod avx2 {
         t
     };
 
-    /// Adds `in4 . w4` for each of 8 outputs: `maddubs` multiplies the four unsigned inputs by
-    /// the four signed weights and sums pairs to i16, `madd` by one sums the pairs to i32.
+    /// Writes the indices of the non-zero 4-byte blocks of `input` to `nnz` and returns their
+    /// number, without a branch per block (so that only the caller's loop over the list
+    /// mispredicts, once).
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn dot4(acc: __m256i, inputs: __m256i, weights: __m256i, ones: __m256i) -> __m256i {
-        _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(inputs, weights), ones))
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub(super) fn affine<const IN: usize>(
-        biases: &[i32; HIDDEN],
-        blocks: &[WeightBlock],
-        input: &[u8; IN],
-        out: &mut [i32; HIDDEN],
-    ) {
-        // The index list and the 32-byte input loads rely on this.
-        const { assert!(IN.is_multiple_of(32) && IN / BLOCK_INPUTS <= MAX_BLOCKS) };
-        let ones = _mm256_set1_epi16(1);
+    pub(super) fn nonzero_blocks<const IN: usize>(input: &[u8; IN], nnz: &mut [u16; MAX_BLOCKS]) -> usize {
+        const { assert!(IN.is_multiple_of(32) && IN / super::BLOCK_INPUTS <= MAX_BLOCKS) };
         let zero = _mm256_setzero_si256();
-        let mut acc = [zero; OUT_VECTORS];
-        // SAFETY (loads and stores below): offsets k * 8 < 32 into [i32; 32]; block loads at
-        // k * 32 < 128 into [i8; 128]; input reads at g * 32 + 32 <= IN and 4 * b + 4 <= IN;
-        // table rows of 8 u16.
-        for (k, a) in acc.iter_mut().enumerate() {
-            *a = unsafe { _mm256_loadu_si256(biases.as_ptr().add(k * 8).cast()) };
-        }
-        let blocks = &blocks[..IN / BLOCK_INPUTS];
-        // Visit only the 4-input blocks with a non-zero input (the input is the clipped
-        // transformer output, often sparse). The list of those blocks is built without a
-        // branch per block, so the multiply loop below is the only one that mispredicts.
-        let mut nnz = [0u16; MAX_BLOCKS];
         let mut count = 0;
         for g in 0..IN / 32 {
+            // SAFETY: reads bytes g * 32 .. g * 32 + 32 <= IN of the input.
             let v = unsafe { _mm256_loadu_si256(input.as_ptr().add(g * 32).cast()) };
             // Inputs are at most 127, so a block is non-zero exactly when its i32 is positive.
             let mask = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, zero))) as usize;
-            let base = _mm_set1_epi16((g * 8) as i16);
-            let offsets = unsafe { _mm_loadu_si128(NNZ_OFFSETS[mask].as_ptr().cast()) };
-            // SAFETY: count + 8 <= g * 8 + 8 <= IN / 4 <= MAX_BLOCKS.
-            unsafe { _mm_storeu_si128(nnz.as_mut_ptr().add(count).cast(), _mm_add_epi16(base, offsets)) };
+            let indices = _mm_add_epi16(
+                _mm_set1_epi16((g * 8) as i16),
+                // SAFETY: one row of 8 u16 of the table.
+                unsafe { _mm_loadu_si128(NNZ_OFFSETS[mask].as_ptr().cast()) },
+            );
+            // SAFETY: count <= g * 8, so the 8 entries written end at most at
+            // g * 8 + 8 <= IN / 4 <= MAX_BLOCKS (checked at compile time above).
+            unsafe { _mm_storeu_si128(nnz.as_mut_ptr().add(count).cast(), indices) };
             count += mask.count_ones() as usize;
         }
-        for &b in &nnz[..count] {
-            let b = b as usize;
-            let four = unsafe { input.as_ptr().add(b * BLOCK_INPUTS).cast::<i32>().read_unaligned() };
-            let x = _mm256_set1_epi32(four);
-            let w = &blocks[b].0;
-            for (k, a) in acc.iter_mut().enumerate() {
-                let wk = unsafe { _mm256_loadu_si256(w.as_ptr().add(k * 32).cast()) };
-                *a = dot4(*a, x, wk, ones);
-            }
-        }
-        for (k, a) in acc.iter().enumerate() {
-            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(k * 8).cast(), *a) };
-        }
+        count
     }
 
     #[target_feature(enable = "avx2")]
@@ -223,17 +196,117 @@ mod avx2 {
         let ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), ordered) };
     }
-
-    #[target_feature(enable = "avx2")]
-    pub(super) fn output<const IN: usize>(bias: i32, weights: &[i8; IN], input: &[u8; IN]) -> i32 {
-        debug_assert_eq!(IN, 32);
-        // SAFETY: one 32-byte load from each array of 32 bytes (the caller checks IN == 32).
-        let (x, w) =
-            unsafe { (_mm256_loadu_si256(input.as_ptr().cast()), _mm256_loadu_si256(weights.as_ptr().cast())) };
-        let sum = dot4(_mm256_setzero_si256(), x, w, _mm256_set1_epi16(1));
-        let s128 = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
-        let s64 = _mm_add_epi32(s128, _mm_shuffle_epi32::<0b01_00_11_10>(s128));
-        let s32 = _mm_add_epi32(s64, _mm_shuffle_epi32::<0b10_11_00_01>(s64));
-        _mm_cvtsi128_si32(s32).wrapping_add(bias)
-    }
 }
+
+/// The affine kernels, written once for both x86 backends; they differ only in the
+/// instruction that adds four u8 x i8 products to each i32 lane (`$dot4`).
+#[cfg(target_arch = "x86_64")]
+macro_rules! affine_kernels {
+    ($name:ident, $features:literal, $dot4:item) => {
+        mod $name {
+            use super::x86::{MAX_BLOCKS, nonzero_blocks};
+            use super::{BLOCK_INPUTS, HIDDEN, WeightBlock};
+            use std::arch::x86_64::*;
+
+            /// 8 lanes of i32 per vector: 4 vectors hold the 32 outputs.
+            const OUT_VECTORS: usize = HIDDEN / 8;
+
+            $dot4
+
+            #[target_feature(enable = $features)]
+            pub(super) fn affine<const IN: usize>(
+                biases: &[i32; HIDDEN],
+                blocks: &[WeightBlock],
+                input: &[u8; IN],
+                out: &mut [i32; HIDDEN],
+            ) {
+                let mut acc = [_mm256_setzero_si256(); OUT_VECTORS];
+                // SAFETY (loads and stores below): offsets k * 8 < 32 into [i32; 32]; block
+                // loads at k * 32 < 128 into [i8; 128]; input reads at 4 * b + 4 <= IN.
+                for (k, a) in acc.iter_mut().enumerate() {
+                    *a = unsafe { _mm256_loadu_si256(biases.as_ptr().add(k * 8).cast()) };
+                }
+                let blocks = &blocks[..IN / BLOCK_INPUTS];
+                // Only blocks with a non-zero input contribute (the input is the clipped
+                // transformer output, often sparse).
+                let mut nnz = [0u16; MAX_BLOCKS];
+                let count = nonzero_blocks(input, &mut nnz);
+                // Two sets of sums, taking alternate blocks, so that consecutive additions to
+                // one register do not wait for each other (a VNNI dot product has a latency
+                // of several cycles).
+                let mut odd = [_mm256_setzero_si256(); OUT_VECTORS];
+                let block_input = |b: usize| {
+                    let four = unsafe { input.as_ptr().add(b * BLOCK_INPUTS).cast::<i32>().read_unaligned() };
+                    _mm256_set1_epi32(four)
+                };
+                let mut pairs = nnz[..count].chunks_exact(2);
+                for pair in &mut pairs {
+                    let (b0, b1) = (pair[0] as usize, pair[1] as usize);
+                    let (x0, x1) = (block_input(b0), block_input(b1));
+                    let (w0, w1) = (&blocks[b0].0, &blocks[b1].0);
+                    for k in 0..OUT_VECTORS {
+                        let wk0 = unsafe { _mm256_loadu_si256(w0.as_ptr().add(k * 32).cast()) };
+                        let wk1 = unsafe { _mm256_loadu_si256(w1.as_ptr().add(k * 32).cast()) };
+                        acc[k] = dot4(acc[k], x0, wk0);
+                        odd[k] = dot4(odd[k], x1, wk1);
+                    }
+                }
+                if let [b] = *pairs.remainder() {
+                    let b = b as usize;
+                    let x = block_input(b);
+                    for (k, a) in acc.iter_mut().enumerate() {
+                        let wk = unsafe { _mm256_loadu_si256(blocks[b].0.as_ptr().add(k * 32).cast()) };
+                        *a = dot4(*a, x, wk);
+                    }
+                }
+                for (a, o) in acc.iter_mut().zip(odd) {
+                    *a = _mm256_add_epi32(*a, o);
+                }
+                for (k, a) in acc.iter().enumerate() {
+                    unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(k * 8).cast(), *a) };
+                }
+            }
+
+            #[target_feature(enable = $features)]
+            pub(super) fn output<const IN: usize>(bias: i32, weights: &[i8; IN], input: &[u8; IN]) -> i32 {
+                const { assert!(IN == 32) };
+                // SAFETY: one 32-byte load from each array of 32 bytes.
+                let (x, w) = unsafe {
+                    (_mm256_loadu_si256(input.as_ptr().cast()), _mm256_loadu_si256(weights.as_ptr().cast()))
+                };
+                let sum = dot4(_mm256_setzero_si256(), x, w);
+                let s128 = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
+                let s64 = _mm_add_epi32(s128, _mm_shuffle_epi32::<0b01_00_11_10>(s128));
+                let s32 = _mm_add_epi32(s64, _mm_shuffle_epi32::<0b10_11_00_01>(s64));
+                _mm_cvtsi128_si32(s32).wrapping_add(bias)
+            }
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+affine_kernels!(
+    avx2,
+    "avx2",
+    /// Adds `in4 . w4` to each of 8 lanes: `maddubs` multiplies the four unsigned inputs by
+    /// the four signed weights and sums pairs to i16 (never saturating here), `madd` by one
+    /// sums the pairs to i32.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn dot4(acc: __m256i, inputs: __m256i, weights: __m256i) -> __m256i {
+        let pairs = _mm256_maddubs_epi16(inputs, weights);
+        _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)))
+    }
+);
+
+#[cfg(target_arch = "x86_64")]
+affine_kernels!(
+    vnni,
+    "avx2,avxvnni",
+    /// Adds `in4 . w4` to each of 8 lanes in one instruction, without intermediate saturation.
+    #[inline]
+    #[target_feature(enable = "avx2,avxvnni")]
+    fn dot4(acc: __m256i, inputs: __m256i, weights: __m256i) -> __m256i {
+        _mm256_dpbusd_avx_epi32(acc, inputs, weights)
+    }
+);

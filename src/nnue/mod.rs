@@ -6,7 +6,8 @@
 //! - `accumulator`: the feature transformer's two accumulators and the per-thread
 //!   `AccumulatorStack` that updates them incrementally along the search.
 //! - `layers`: the affine layers and clipped ReLUs after the transformer.
-//! - `simd`: `Backend` (scalar or AVX2, detected at run time) and the transformer kernels.
+//! - `simd`: `Backend` (scalar, AVX2 or AVX-VNNI, detected at run time) and the transformer
+//!   kernels.
 //!
 //! Use in a search thread:
 //! ```ignore
@@ -28,7 +29,7 @@ mod simd;
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::can_evaluate;
 pub use network::{ARCHITECTURE_HASH, FEATURE_TRANSFORMER_HASH, NETWORK_HASH, Network, NnueError, VERSION};
-pub use simd::{Avx2Support, Backend};
+pub use simd::{Avx2Support, AvxVnniSupport, Backend};
 
 use crate::shogi::Position;
 

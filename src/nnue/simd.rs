@@ -1,5 +1,6 @@
 //! Choice of instruction set, and the feature transformer kernels (accumulator updates and
-//! the clipped conversion to 8-bit inputs) in a scalar and an AVX2 version.
+//! the clipped conversion to 8-bit inputs) in a scalar and an AVX2 version (the AVX-VNNI
+//! backend differs only in the dense layers and uses these AVX2 kernels).
 //!
 //! Both versions compute the same integers: accumulators use wrapping 16-bit arithmetic (as the
 //! vector instructions do), and the conversion clamps to 0..=127 either way.
@@ -7,25 +8,31 @@
 use super::HALF_DIMENSIONS;
 use super::network::FeatureRow;
 
-/// Proof that the running CPU supports AVX2. Only `Backend::detect`/`Backend::avx2` make one,
-/// after asking the CPU, which is what makes calling the AVX2 kernels sound.
+/// Proof that the running CPU supports AVX2. Only `Backend::avx2` makes one, after asking the
+/// CPU, which is what makes calling the AVX2 kernels sound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Avx2Support(());
 
-/// The instruction set the kernels use.
+/// Proof that the running CPU supports AVX2 and AVX-VNNI (made only by `Backend::avx_vnni`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AvxVnniSupport(());
+
+/// The instruction set the kernels use. All compute the same integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     /// Plain Rust, any CPU.
     Scalar,
     /// x86-64 AVX2 (256-bit integer vectors).
     Avx2(Avx2Support),
+    /// AVX2, with the dense layers' byte dot products in one AVX-VNNI instruction each.
+    AvxVnni(AvxVnniSupport),
 }
 
 impl Backend {
     /// The fastest backend this CPU supports (the CPU is asked once per process).
     pub fn detect() -> Backend {
         static DETECTED: std::sync::OnceLock<Backend> = std::sync::OnceLock::new();
-        *DETECTED.get_or_init(|| Backend::avx2().unwrap_or(Backend::Scalar))
+        *DETECTED.get_or_init(|| Backend::avx_vnni().or_else(Backend::avx2).unwrap_or(Backend::Scalar))
     }
 
     /// The AVX2 backend, if the CPU has AVX2.
@@ -37,10 +44,25 @@ impl Backend {
         None
     }
 
+    /// The AVX-VNNI backend, if the CPU has AVX2 and AVX-VNNI.
+    pub fn avx_vnni() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("avxvnni") {
+            return Some(Backend::AvxVnni(AvxVnniSupport(())));
+        }
+        None
+    }
+
+    /// Every backend this CPU supports, the portable one first.
+    pub fn available() -> Vec<Backend> {
+        [Some(Backend::Scalar), Backend::avx2(), Backend::avx_vnni()].into_iter().flatten().collect()
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Backend::Scalar => "scalar",
             Backend::Avx2(_) => "avx2",
+            Backend::AvxVnni(_) => "avx-vnni",
         }
     }
 }
@@ -57,8 +79,8 @@ pub(crate) fn update_accumulator(
 ) {
     match backend {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2.
-        Backend::Avx2(_) => unsafe { avx2::update_accumulator(src, dst, rows, removed, added) },
+        // SAFETY: both proofs of support include AVX2.
+        Backend::Avx2(_) | Backend::AvxVnni(_) => unsafe { avx2::update_accumulator(src, dst, rows, removed, added) },
         _ => scalar_update_accumulator(src, dst, rows, removed, added),
     }
 }
@@ -96,8 +118,8 @@ pub(crate) fn transform(
 ) {
     match backend {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2.
-        Backend::Avx2(_) => unsafe { avx2::transform(us, them, out) },
+        // SAFETY: both proofs of support include AVX2.
+        Backend::Avx2(_) | Backend::AvxVnni(_) => unsafe { avx2::transform(us, them, out) },
         _ => scalar_transform(us, them, out),
     }
 }
