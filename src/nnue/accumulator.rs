@@ -8,10 +8,12 @@
 //! `AccumulatorStack` keeps one node per ply. `push` records what a move changes (at most two
 //! pieces: the mover, and a captured piece going into a hand) without computing anything;
 //! `evaluate` brings the current node up to date lazily, from the nearest ancestor already
-//! computed, and recomputes a perspective from scratch only when its own king moved since.
+//! computed, and rebuilds a perspective only when its own king moved since (from the refresh
+//! cache's sums for that king square).
 
 use super::features::{self, FE_END, feature_index, relative_square};
 use super::network::Network;
+use super::refresh_cache::RefreshCache;
 use super::simd::{self, Backend};
 use super::{DEFAULT_FV_SCALE, HALF_DIMENSIONS, scale_output};
 use crate::shogi::{Color, Move, Piece, PieceType, Position};
@@ -107,6 +109,8 @@ pub struct AccumulatorStack {
     evaluable: bool,
     /// Id of the network the computed accumulators belong to.
     network_id: u64,
+    /// Sums last computed for each king square, to rebuild a perspective after a king move.
+    refresh_cache: RefreshCache,
 }
 
 impl Default for AccumulatorStack {
@@ -127,7 +131,15 @@ impl AccumulatorStack {
     pub fn with_backend(backend: Backend) -> AccumulatorStack {
         let mut nodes = Vec::with_capacity(Self::INITIAL_CAPACITY);
         nodes.resize_with(Self::INITIAL_CAPACITY, Node::new);
-        AccumulatorStack { nodes, len: 1, backend, fv_scale: DEFAULT_FV_SCALE, evaluable: false, network_id: 0 }
+        AccumulatorStack {
+            nodes,
+            len: 1,
+            backend,
+            fv_scale: DEFAULT_FV_SCALE,
+            evaluable: false,
+            network_id: 0,
+            refresh_cache: RefreshCache::new(),
+        }
     }
 
     pub fn backend(&self) -> Backend {
@@ -294,17 +306,9 @@ impl AccumulatorStack {
             }
             None => {
                 let node = &mut self.nodes[top];
-                match features::active_features(pos, p) {
-                    Some(active) => simd::update_accumulator(
-                        self.backend,
-                        &net.ft_biases.0,
-                        &mut node.acc.values[pi],
-                        &net.ft_weights,
-                        &[],
-                        &active,
-                    ),
+                if !self.refresh_cache.refresh(self.backend, pos, p, net, &mut node.acc.values[pi]) {
                     // Only if the caller passes a position other than the stack's: stay defined.
-                    None => node.acc.values[pi] = [0; HALF_DIMENSIONS],
+                    node.acc.values[pi] = [0; HALF_DIMENSIONS];
                 }
                 node.computed[pi] = true;
             }

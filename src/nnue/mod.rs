@@ -5,6 +5,7 @@
 //! - `network`: reading and validating a network file (`Network`, `NnueError`).
 //! - `accumulator`: the feature transformer's two accumulators and the per-thread
 //!   `AccumulatorStack` that updates them incrementally along the search.
+//! - `refresh_cache`: per king square, the last sums computed there, for cheap king moves.
 //! - `layers`: the affine layers and clipped ReLUs after the transformer.
 //! - `simd`: `Backend` (scalar, AVX2 or AVX-VNNI, detected at run time) and the transformer
 //!   kernels.
@@ -24,6 +25,7 @@ mod accumulator;
 pub mod features;
 mod layers;
 mod network;
+mod refresh_cache;
 mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
