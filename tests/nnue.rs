@@ -560,6 +560,20 @@ fn bad_files_are_distinct_errors() {
     let gz = dir.join("broken.bin.gz");
     std::fs::write(&gz, [0x1f, 0x8b, 8, 0, 0, 0]).unwrap();
     assert!(matches!(Network::load(&gz), Err(NnueError::Decompress(_))));
+    // Random headers: an error every time, never a panic.
+    let mut rng = Rng(99);
+    for _ in 0..5000 {
+        let len = rng.below(400);
+        let mut bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        if len >= 12 && rng.chance(50) {
+            bytes[..8].copy_from_slice(&raw[..8]);
+            if rng.chance(50) {
+                // A plausible string length, so that parsing gets past the header.
+                bytes[8..12].copy_from_slice(&(rng.below(len) as u32).to_le_bytes());
+            }
+        }
+        assert!(Network::from_bytes(&bytes).is_err());
+    }
     // Each error explains itself in one line.
     assert!(NnueError::Empty.to_string().contains("empty"));
     std::fs::remove_dir_all(&dir).unwrap();

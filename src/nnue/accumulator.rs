@@ -209,6 +209,10 @@ impl AccumulatorStack {
         }
         let from = m.from();
         let pc = before.piece_on(from);
+        if pc.is_empty() {
+            // Not a move of this position (a caller's mistake): record nothing rather than fail.
+            return;
+        }
         let mut n = 0;
         if pc.kind() == PieceType::King {
             // The mover's own features are all keyed by its king square: recompute them. The

@@ -303,9 +303,10 @@ impl Network {
         self.checksum
     }
 
-    /// One line for `info string`: kind, size and the first 8 hex digits of the digest.
+    /// One line for `info string`: size, the first 8 hex digits of the digest, and the
+    /// architecture string of the file.
     pub fn description(&self) -> String {
-        format!("halfkp_256x2-32-32, {} bytes, digest {:08x}", self.file_size, self.checksum >> 32)
+        format!("{} bytes, digest {:08x}, {}", self.file_size, self.checksum >> 32, self.architecture)
     }
 }
 
