@@ -1,11 +1,11 @@
 //! The layers after the feature transformer: affine 512->32 and 32->32, each followed by a
-//! clipped ReLU, and the affine 32->1 output, in a scalar and an AVX2 version.
+//! clipped ReLU, and the affine 32->1 output, in a scalar, an AVX2 and an AVX-VNNI version.
 //!
 //! Arithmetic of the reference: 8-bit unsigned inputs (0..=127) times 8-bit signed weights,
 //! summed with the 32-bit bias in wrapping 32-bit arithmetic; the clipped ReLU shifts right by
 //! `WEIGHT_SCALE_BITS` and clamps to 0..=127. The AVX2 products of input pairs
-//! (`maddubs`) saturate at 16 bits, but 2 x 127 x 128 = 32,512 never reaches that, so both
-//! versions agree exactly.
+//! (`maddubs`) saturate at 16 bits, but 2 x 127 x 128 = 32,512 never reaches that, and the
+//! VNNI dot product does not saturate at all, so all versions agree exactly.
 
 use super::simd::Backend;
 use super::{Aligned, HIDDEN};
@@ -24,6 +24,7 @@ type WeightBlock = Aligned<[i8; HIDDEN * BLOCK_INPUTS]>;
 pub(crate) struct DenseLayer<const IN: usize> {
     biases: Aligned<[i32; HIDDEN]>,
     /// `IN / 4` blocks (re-arranged at load time from the file's row-per-output order).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     blocks: Vec<WeightBlock>,
     /// The same weights by input (`columns[input][output]`), so that the portable path adds
     /// one contiguous column per non-zero input, which compilers vectorise.
