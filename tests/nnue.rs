@@ -1,6 +1,7 @@
 //! Standard NNUE evaluation against the reference: a random network in the standard format
 //! (tests/data/nnue/random_sparse_nn.bin.gz) and the evaluations YaneuraOu 9.70 printed for 500
-//! positions with it (`reference_evals_public.jsonl`, FV_SCALE 16). See tests/data/README.md.
+//! positions with it (`reference_evals_public.jsonl`: the first 500 positions of
+//! random_positions_public.jsonl with the integer its `e` command printed, FV_SCALE 16).
 //!
 //! Checked: every reference evaluation, computed from scratch and after one incremental step
 //! from a reconstructed predecessor; incremental updates equal recomputation along 100,000
