@@ -492,8 +492,7 @@ fn fv_scale_divides_like_the_reference() {
 
 #[test]
 fn positions_halfkp_cannot_evaluate() {
-    // Three rooks: no feature numbering for the third. (A kingless position cannot be parsed
-    // yet; `can_evaluate` checks the kings as well.)
+    // Three rooks: no feature numbering for the third.
     let three_rooks = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 3R 1").unwrap();
     assert!(!can_evaluate(&three_rooks));
     assert_eq!(net().evaluate(&three_rooks, DEFAULT_FV_SCALE), None);
@@ -502,6 +501,23 @@ fn positions_halfkp_cannot_evaluate() {
     assert!(!stack.is_evaluable());
     assert_eq!(stack.evaluate(&three_rooks, net()), None);
     assert!(can_evaluate(&Position::startpos()));
+
+    // A tsume problem without the attacker's king, where the parser takes one: refused, and a
+    // stack rooted there answers None along moves too, without failing.
+    if let Ok(mut kingless) = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1") {
+        assert!(!can_evaluate(&kingless));
+        assert_eq!(net().evaluate(&kingless, DEFAULT_FV_SCALE), None);
+        stack.reset(&kingless);
+        let mut list = MoveList::new();
+        movegen::generate_legal(&kingless, &mut list);
+        for &m in list.iter().take(5) {
+            stack.push(&kingless, m);
+            kingless.do_move(m);
+            assert_eq!(stack.evaluate(&kingless, net()), None);
+            kingless.undo_move(m);
+            stack.pop();
+        }
+    }
 }
 
 // ----- bad files -----
