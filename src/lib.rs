@@ -6,7 +6,8 @@
 //!    else. `memory`: the size limits and allocation error of the big tables.
 //! 2. `records`: game records and position lists (CSA, KIF, KI2, USI, SFEN lists); `book`:
 //!    opening books in YaneuraOu's format.
-//! 3. `eval`: static evaluation.
+//! 3. `eval`: the linear static evaluation; `nnue`: standard NNUE networks
+//!    (halfkp_256x2-32-32): loading, features, incremental accumulators, SIMD inference.
 //! 4. `tt` (the shared transposition table), `mate` (the df-pn mate solver and the
 //!    mate-in-one probe).
 //! 5. `search`: iterative deepening, Lazy SMP threads, time management; never parses text.
@@ -23,6 +24,7 @@ pub mod engine;
 pub mod eval;
 pub mod mate;
 pub mod memory;
+pub mod nnue;
 pub mod records;
 pub mod search;
 pub mod shogi;

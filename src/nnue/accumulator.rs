@@ -1,0 +1,347 @@
+//! The feature transformer's accumulators and their incremental update along a search path.
+//!
+//! An accumulator holds, per perspective (indexed by colour, not by side to move), the 256
+//! bias-plus-weights sums of the active features, in wrapping 16-bit arithmetic like the
+//! reference. Wrapping addition is associative, so a sum updated move by move equals the sum
+//! recomputed from scratch, exactly.
+//!
+//! `AccumulatorStack` keeps one node per ply. `push` records what a move changes (at most two
+//! pieces: the mover, and a captured piece going into a hand) without computing anything;
+//! `evaluate` brings the current node up to date lazily, from the nearest ancestor already
+//! computed, and rebuilds a perspective only when its own king moved since (from the refresh
+//! cache's sums for that king square).
+
+use super::features::{self, FE_END, feature_index, relative_square};
+use super::network::Network;
+use super::refresh_cache::RefreshCache;
+use super::simd::{self, Backend};
+use super::{DEFAULT_FV_SCALE, HALF_DIMENSIONS, scale_output};
+use crate::shogi::{Color, Move, Piece, PieceType, Position};
+
+/// Both perspectives' transformer sums (index = colour).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    values: [[i16; HALF_DIMENSIONS]; 2],
+}
+
+impl Accumulator {
+    const ZERO: Accumulator = Accumulator { values: [[0; HALF_DIMENSIONS]; 2] };
+
+    /// The sums of `perspective` (256 values).
+    #[inline]
+    pub fn values(&self, perspective: Color) -> &[i16; HALF_DIMENSIONS] {
+        &self.values[perspective.index()]
+    }
+
+    /// Computes both perspectives from scratch. `None` when `can_evaluate(pos)` fails.
+    pub fn refreshed(backend: Backend, pos: &Position, net: &Network) -> Option<Accumulator> {
+        let mut acc = Accumulator::ZERO;
+        for p in Color::ALL {
+            let active = features::active_features(pos, p)?;
+            simd::update_accumulator(
+                backend,
+                &net.ft_biases.0,
+                &mut acc.values[p.index()],
+                &net.ft_weights,
+                &[],
+                &active,
+            );
+        }
+        Some(acc)
+    }
+}
+
+/// One changed piece: its BonaPiece before and after the move, per perspective.
+#[derive(Clone, Copy, Debug, Default)]
+struct PieceChange {
+    removed: [u16; 2],
+    added: [u16; 2],
+}
+
+impl PieceChange {
+    fn new(removed: impl Fn(Color) -> u16, added: impl Fn(Color) -> u16) -> PieceChange {
+        PieceChange {
+            removed: [removed(Color::Black), removed(Color::White)],
+            added: [added(Color::Black), added(Color::White)],
+        }
+    }
+}
+
+/// One ply of the stack.
+#[derive(Clone)]
+struct Node {
+    acc: Accumulator,
+    /// Whether `acc` is up to date, per perspective.
+    computed: [bool; 2],
+    /// The perspective's own king moved into this node: its features all changed.
+    king_moved: [bool; 2],
+    /// Relative king square (feature bucket) of each perspective at this node.
+    king: [u16; 2],
+    /// What the move into this node changed (a null move changes nothing).
+    changes: [PieceChange; 2],
+    num_changes: u8,
+}
+
+impl Node {
+    fn new() -> Node {
+        Node {
+            acc: Accumulator::ZERO,
+            computed: [false; 2],
+            king_moved: [false; 2],
+            king: [0; 2],
+            changes: [PieceChange::default(); 2],
+            num_changes: 0,
+        }
+    }
+}
+
+/// Per-thread stack of accumulators following the search (see the module documentation of
+/// `nnue` for the calling pattern). Allocates only when a path grows deeper than any before.
+#[derive(Clone)]
+pub struct AccumulatorStack {
+    nodes: Vec<Node>,
+    /// Number of nodes in use (the root is node 0); always at least 1.
+    len: usize,
+    backend: Backend,
+    fv_scale: i32,
+    /// Whether the root passed `can_evaluate` (kings and piece counts never change below it).
+    evaluable: bool,
+    /// Id of the network the computed accumulators belong to.
+    network_id: u64,
+    /// Sums last computed for each king square, to rebuild a perspective after a king move.
+    refresh_cache: RefreshCache,
+}
+
+impl Default for AccumulatorStack {
+    fn default() -> Self {
+        AccumulatorStack::new()
+    }
+}
+
+impl AccumulatorStack {
+    /// Room for this many plies without allocating (deeper paths grow the stack once).
+    const INITIAL_CAPACITY: usize = 256;
+
+    /// A stack using the fastest backend of this CPU and FV_SCALE 16.
+    pub fn new() -> AccumulatorStack {
+        AccumulatorStack::with_backend(Backend::detect())
+    }
+
+    pub fn with_backend(backend: Backend) -> AccumulatorStack {
+        let mut nodes = Vec::with_capacity(Self::INITIAL_CAPACITY);
+        nodes.resize_with(Self::INITIAL_CAPACITY, Node::new);
+        AccumulatorStack {
+            nodes,
+            len: 1,
+            backend,
+            fv_scale: DEFAULT_FV_SCALE,
+            evaluable: false,
+            network_id: 0,
+            refresh_cache: RefreshCache::new(),
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Divisor of the network output (the reference's FV_SCALE option, 1..=128, default 16).
+    pub fn set_fv_scale(&mut self, fv_scale: i32) {
+        self.fv_scale = fv_scale.clamp(1, 128);
+    }
+
+    pub fn fv_scale(&self) -> i32 {
+        self.fv_scale
+    }
+
+    /// Number of plies pushed above the root.
+    pub fn depth(&self) -> usize {
+        self.len - 1
+    }
+
+    /// Starts from a new root position; nothing is computed until `evaluate`.
+    pub fn reset(&mut self, root: &Position) {
+        self.len = 1;
+        self.evaluable = features::can_evaluate(root);
+        let node = &mut self.nodes[0];
+        node.computed = [false; 2];
+        node.king_moved = [true; 2];
+        node.num_changes = 0;
+        for p in Color::ALL {
+            node.king[p.index()] = features::king_bucket(root, p).unwrap_or(0) as u16;
+        }
+    }
+
+    /// Whether the root given to `reset` can be evaluated (else `evaluate` returns `None`).
+    pub fn is_evaluable(&self) -> bool {
+        self.evaluable
+    }
+
+    fn next_node(&mut self) -> &mut Node {
+        if self.len == self.nodes.len() {
+            self.nodes.push(Node::new());
+        }
+        let (king, len) = (self.nodes[self.len - 1].king, self.len);
+        self.len += 1;
+        let node = &mut self.nodes[len];
+        node.computed = [false; 2];
+        node.king_moved = [false; 2];
+        node.king = king;
+        node.num_changes = 0;
+        node
+    }
+
+    /// Records move `m`, to be called with the position *before* `do_move(m)`; `m` must be
+    /// legal there.
+    pub fn push(&mut self, before: &Position, m: Move) {
+        let us = before.side_to_move();
+        let to = m.to();
+        let node = self.next_node();
+        if m.is_drop() {
+            let pt = m.drop_kind();
+            let nth = before.hand(us).count(pt).saturating_sub(1);
+            let pc = Piece::new(us, pt);
+            node.changes[0] =
+                PieceChange::new(|p| features::hand_bona(p, us, pt, nth), |p| features::board_bona(p, pc, to));
+            node.num_changes = 1;
+            return;
+        }
+        let from = m.from();
+        let pc = before.piece_on(from);
+        if pc.is_empty() {
+            // Not a move of this position (a caller's mistake): record nothing rather than fail.
+            return;
+        }
+        let mut n = 0;
+        if pc.kind() == PieceType::King {
+            // The mover's own features are all keyed by its king square: recompute them. The
+            // other perspective has no king feature, only the capture changes for it.
+            node.king_moved[us.index()] = true;
+            node.king[us.index()] = relative_square(us, to) as u16;
+        } else {
+            let moved = if m.is_promotion() { Piece::new(us, pc.kind().promote()) } else { pc };
+            node.changes[0] =
+                PieceChange::new(|p| features::board_bona(p, pc, from), |p| features::board_bona(p, moved, to));
+            n = 1;
+        }
+        let captured = before.piece_on(to);
+        if !captured.is_empty() {
+            let hand_kind = captured.kind().unpromote();
+            let nth = before.hand(us).count(hand_kind);
+            node.changes[n] = PieceChange::new(
+                |p| features::board_bona(p, captured, to),
+                |p| features::hand_bona(p, us, hand_kind, nth),
+            );
+            n += 1;
+        }
+        node.num_changes = n as u8;
+    }
+
+    /// Records a null move (nothing changes but the side to move).
+    pub fn push_null(&mut self) {
+        self.next_node();
+    }
+
+    /// Takes back the last `push` or `push_null` (at the root it does nothing).
+    pub fn pop(&mut self) {
+        if self.len > 1 {
+            self.len -= 1;
+        }
+    }
+
+    /// Evaluation of `pos` (the position the stack has reached) from the side to move's point
+    /// of view, as the reference computes it. `None` when the root was not evaluable.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position, net: &Network) -> Option<i32> {
+        self.evaluate_raw(pos, net).map(|raw| scale_output(raw, self.fv_scale))
+    }
+
+    /// The network output before the division by FV_SCALE.
+    pub fn evaluate_raw(&mut self, pos: &Position, net: &Network) -> Option<i32> {
+        let backend = self.backend;
+        let acc = self.accumulator(pos, net)?;
+        let (us, them) = (acc.values(pos.side_to_move()), acc.values(!pos.side_to_move()));
+        Some(net.propagate(backend, us, them))
+    }
+
+    /// The current node's accumulator, brought up to date.
+    pub fn accumulator(&mut self, pos: &Position, net: &Network) -> Option<&Accumulator> {
+        if !self.evaluable {
+            return None;
+        }
+        if self.network_id != net.id {
+            // Sums computed with another network are worthless.
+            for node in &mut self.nodes[..self.len] {
+                node.computed = [false; 2];
+            }
+            self.network_id = net.id;
+        }
+        for p in Color::ALL {
+            self.bring_up_to_date(p, pos, net);
+        }
+        Some(&self.nodes[self.len - 1].acc)
+    }
+
+    fn bring_up_to_date(&mut self, p: Color, pos: &Position, net: &Network) {
+        let pi = p.index();
+        let top = self.len - 1;
+        if self.nodes[top].computed[pi] {
+            return;
+        }
+        debug_assert_eq!(Some(self.nodes[top].king[pi] as usize), features::king_bucket(pos, p));
+        // Nearest computed ancestor reachable without crossing a move of p's king.
+        let mut i = top;
+        let source = loop {
+            let node = &self.nodes[i];
+            if node.computed[pi] {
+                break Some(i);
+            }
+            if i == 0 || node.king_moved[pi] {
+                break None;
+            }
+            i -= 1;
+        };
+        match source {
+            Some(s) => {
+                for j in s + 1..=top {
+                    self.update_from_parent(j, pi, net);
+                }
+            }
+            None => {
+                let node = &mut self.nodes[top];
+                if !self.refresh_cache.refresh(self.backend, pos, p, net, &mut node.acc.values[pi]) {
+                    // Only if the caller passes a position other than the stack's: stay defined.
+                    node.acc.values[pi] = [0; HALF_DIMENSIONS];
+                }
+                node.computed[pi] = true;
+            }
+        }
+    }
+
+    /// Computes perspective `pi` of node `j` from node `j - 1` and the changes between them.
+    fn update_from_parent(&mut self, j: usize, pi: usize, net: &Network) {
+        let (before, after) = self.nodes.split_at_mut(j);
+        let parent = &before[j - 1];
+        let node = &mut after[0];
+        let king = node.king[pi] as usize;
+        debug_assert!(king < 81 && !node.king_moved[pi]);
+        let mut removed = [0u32; 2];
+        let mut added = [0u32; 2];
+        let n = node.num_changes as usize;
+        for (k, change) in node.changes[..n].iter().enumerate() {
+            removed[k] = feature_index(king, change.removed[pi]);
+            added[k] = feature_index(king, change.added[pi]);
+        }
+        debug_assert!(removed[..n].iter().chain(&added[..n]).all(|&f| (f as usize) < 81 * FE_END));
+        simd::update_accumulator(
+            self.backend,
+            &parent.acc.values[pi],
+            &mut node.acc.values[pi],
+            &net.ft_weights,
+            &removed[..n],
+            &added[..n],
+        );
+        node.computed[pi] = true;
+    }
+}

@@ -1,0 +1,231 @@
+//! HalfKP(Friend) input features in the numbering of the standard NNUE format.
+//!
+//! A feature is a pair (square of the perspective's own king, BonaPiece), indexed
+//! `king * FE_END + bona`. A BonaPiece numbers a non-king piece as seen from one side:
+//! hand pieces first (one number per piece held, "the n-th pawn in hand"), then board pieces
+//! by kind and square. The White perspective sees the board rotated by 180 degrees with the
+//! colours swapped, so both perspectives share one weight table.
+//!
+//! The format counts 38 piece slots per side (every non-king piece of one set). A slot whose
+//! piece is absent (handicap games, sparse problems) sits on BonaPiece 0, and the reference
+//! still adds that feature's weights once per empty slot, so we do too.
+
+use crate::shogi::{Color, Piece, PieceType, Position, Square};
+use arrayvec::ArrayVec;
+
+/// BonaPieces per king square (hand pieces 1..90, board pieces 90..1548).
+pub const FE_END: usize = 1548;
+/// Number of king squares.
+pub const KING_SQUARES: usize = 81;
+/// Features per perspective: 81 x 1548 = 125,388.
+pub const INPUT_DIMENSIONS: usize = KING_SQUARES * FE_END;
+/// Non-king piece slots of one set (18 pawns, 4 each of lance, knight, silver, gold, 2 bishops,
+/// 2 rooks): the number of active features of either perspective.
+pub const MAX_ACTIVE: usize = 38;
+
+/// The BonaPiece that absent pieces occupy.
+pub const BONA_ZERO: u16 = 0;
+
+/// Active feature indices of one perspective.
+pub type ActiveFeatures = ArrayVec<u32, MAX_ACTIVE>;
+
+/// First BonaPiece of a friendly (perspective's own) piece of this kind on the board; the
+/// enemy's piece of the same kind follows 81 numbers later. Promoted minor pieces count as gold.
+const fn friend_board_base(pt: PieceType) -> u16 {
+    match pt {
+        PieceType::Pawn => 90,
+        PieceType::Lance => 252,
+        PieceType::Knight => 414,
+        PieceType::Silver => 576,
+        PieceType::Gold | PieceType::ProPawn | PieceType::ProLance | PieceType::ProKnight | PieceType::ProSilver => 738,
+        PieceType::Bishop => 900,
+        PieceType::Horse => 1062,
+        PieceType::Rook => 1224,
+        PieceType::Dragon => 1386,
+        // Kings are not features; callers never ask.
+        PieceType::King => 0,
+    }
+}
+
+/// First BonaPiece of the first piece of a kind in hand, (friend, enemy).
+const fn hand_base(pt: PieceType) -> (u16, u16) {
+    match pt {
+        PieceType::Pawn => (1, 20),
+        PieceType::Lance => (39, 44),
+        PieceType::Knight => (49, 54),
+        PieceType::Silver => (59, 64),
+        PieceType::Gold => (69, 74),
+        PieceType::Bishop => (79, 82),
+        PieceType::Rook => (85, 88),
+        _ => (0, 0),
+    }
+}
+
+/// BonaPiece base per perspective and coloured piece (`Piece::index()`, 0..32).
+const BOARD_BASE: [[u16; 32]; 2] = {
+    let mut t = [[0u16; 32]; 2];
+    let mut i = 1u8;
+    while i < 15 {
+        if let Some(pt) = PieceType::from_index(i) {
+            let f = friend_board_base(pt);
+            let e = f + 81;
+            // Black pieces are friends of Black, White pieces (index + 16) friends of White.
+            t[0][i as usize] = f;
+            t[0][i as usize + 16] = e;
+            t[1][i as usize] = e;
+            t[1][i as usize + 16] = f;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The square as the perspective sees it (White looks at the rotated board).
+#[inline]
+pub fn relative_square(perspective: Color, sq: Square) -> usize {
+    match perspective {
+        Color::Black => sq.index(),
+        Color::White => 80 - sq.index(),
+    }
+}
+
+/// BonaPiece of a non-king piece `pc` on `sq`, seen from `perspective`.
+#[inline]
+pub fn board_bona(perspective: Color, pc: Piece, sq: Square) -> u16 {
+    BOARD_BASE[perspective.index()][pc.index()] + relative_square(perspective, sq) as u16
+}
+
+/// BonaPiece of the `nth` (0-based) piece of kind `pt` in `owner`'s hand, seen from `perspective`.
+#[inline]
+pub fn hand_bona(perspective: Color, owner: Color, pt: PieceType, nth: u32) -> u16 {
+    let (friend, enemy) = hand_base(pt);
+    (if owner == perspective { friend } else { enemy }) + nth as u16
+}
+
+/// Feature index from the perspective's relative king square and a BonaPiece.
+#[inline]
+pub fn feature_index(king: usize, bona: u16) -> u32 {
+    (king * FE_END) as u32 + bona as u32
+}
+
+/// The one king square of `c`, or `None` without exactly one king.
+#[inline]
+fn single_king(pos: &Position, c: Color) -> Option<Square> {
+    let kings = pos.pieces(c, PieceType::King);
+    (kings.count() == 1).then(|| kings.lsb())
+}
+
+/// Relative king square (feature bucket) of `perspective`'s own king, if it has exactly one.
+#[inline]
+pub fn king_bucket(pos: &Position, perspective: Color) -> Option<usize> {
+    single_king(pos, perspective).map(|sq| relative_square(perspective, sq))
+}
+
+/// Whether HalfKP can evaluate the position: each side has exactly one king, and no kind has
+/// more pieces (board, promoted or not, plus both hands) than one set holds, so that every
+/// piece has a slot and a hand number of its own. Game positions always pass; problems without
+/// a king, or with three rooks, do not, and need the caller's fallback evaluation.
+pub fn can_evaluate(pos: &Position) -> bool {
+    if single_king(pos, Color::Black).is_none() || single_king(pos, Color::White).is_none() {
+        return false;
+    }
+    for pt in PieceType::HAND {
+        let mut n = pos.pieces_kind(pt).count() + pos.hand(Color::Black).count(pt) + pos.hand(Color::White).count(pt);
+        if pt.can_promote() {
+            n += pos.pieces_kind(pt.promote()).count();
+        }
+        if n > crate::shogi::Hand::set_count(pt) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Active features of `perspective` (38 of them, absent pieces on BonaPiece 0). `None` when
+/// `can_evaluate` fails.
+pub fn active_features(pos: &Position, perspective: Color) -> Option<ActiveFeatures> {
+    if !can_evaluate(pos) {
+        return None;
+    }
+    let king = king_bucket(pos, perspective)?;
+    let mut out = ActiveFeatures::new();
+    let kings = pos.pieces_kind(PieceType::King);
+    for sq in pos.occupied().and_not(kings) {
+        out.push(feature_index(king, board_bona(perspective, pos.piece_on(sq), sq)));
+    }
+    for owner in Color::ALL {
+        let hand = pos.hand(owner);
+        for pt in PieceType::HAND {
+            for nth in 0..hand.count(pt) {
+                out.push(feature_index(king, hand_bona(perspective, owner, pt, nth)));
+            }
+        }
+    }
+    while !out.is_full() {
+        out.push(feature_index(king, BONA_ZERO));
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bona_pieces_cover_the_reference_range_once() {
+        let mut seen = vec![false; FE_END];
+        let distinct = [
+            PieceType::Pawn,
+            PieceType::Lance,
+            PieceType::Knight,
+            PieceType::Silver,
+            PieceType::Gold,
+            PieceType::Bishop,
+            PieceType::Horse,
+            PieceType::Rook,
+            PieceType::Dragon,
+        ];
+        for c in Color::ALL {
+            for pt in distinct {
+                for sq in Square::all() {
+                    let b = board_bona(Color::Black, Piece::new(c, pt), sq) as usize;
+                    assert!(!seen[b], "{c:?} {pt:?} {sq} numbered twice");
+                    seen[b] = true;
+                }
+            }
+        }
+        // Board numbers fill 90..1548 exactly.
+        assert!(seen[90..].iter().all(|&s| s));
+        assert!(seen[..90].iter().all(|&s| !s));
+    }
+
+    #[test]
+    fn white_sees_the_rotated_board_with_colours_swapped() {
+        for pt in [PieceType::Pawn, PieceType::Dragon, PieceType::ProSilver] {
+            for sq in Square::all() {
+                let b = board_bona(Color::Black, Piece::new(Color::Black, pt), sq);
+                assert_eq!(board_bona(Color::White, Piece::new(Color::White, pt), sq.rotate()), b);
+            }
+        }
+        assert_eq!(hand_bona(Color::White, Color::White, PieceType::Rook, 1), 86);
+        assert_eq!(hand_bona(Color::Black, Color::White, PieceType::Rook, 1), 89);
+    }
+
+    #[test]
+    fn start_position_has_38_features_and_no_empty_slot() {
+        let pos = Position::startpos();
+        for c in Color::ALL {
+            let f = active_features(&pos, c).unwrap();
+            assert_eq!(f.len(), MAX_ACTIVE);
+            assert!(f.iter().all(|&i| i as usize % FE_END >= 90));
+        }
+    }
+
+    #[test]
+    fn handicap_slots_sit_on_bona_zero() {
+        let pos = Position::from_sfen("lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1").unwrap();
+        let f = active_features(&pos, Color::Black).unwrap();
+        let king = relative_square(Color::Black, pos.king_square(Color::Black));
+        assert_eq!(f.iter().filter(|&&i| i == feature_index(king, 0)).count(), 2);
+    }
+}

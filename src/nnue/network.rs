@@ -1,0 +1,345 @@
+//! Reading and validating a network file in the standard format (halfkp_256x2-32-32).
+//!
+//! Layout, all little-endian:
+//! - header: `u32` version, `u32` hash of the whole architecture, `u32` length of the
+//!   architecture string, the string itself;
+//! - feature transformer: `u32` part hash, 256 `i16` biases, 125,388 x 256 `i16` weights
+//!   (one row of 256 per feature);
+//! - network: `u32` part hash, then per affine layer (512->32, 32->32, 32->1) its `i32` biases
+//!   followed by its `i8` weights row by row (one row of inputs per output; input counts are
+//!   padded to a multiple of 32, which these layers already are);
+//! - nothing after the last weight.
+//!
+//! Everything is parsed into a new value, which is returned only once complete.
+
+use super::features::INPUT_DIMENSIONS;
+use super::layers::{DenseLayer, OutputLayer};
+use super::{Aligned, HALF_DIMENSIONS, HIDDEN, TRANSFORMED_DIMENSIONS};
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Version word of the format.
+pub const VERSION: u32 = 0x7AF3_2F16;
+
+/// Hash of the HalfKP(Friend) feature set.
+const HALF_KP_FRIEND_HASH: u32 = 0x5D69_D5B9 ^ 1;
+
+/// Part hash of the feature transformer (features XOR its output width, both halves).
+pub const FEATURE_TRANSFORMER_HASH: u32 = HALF_KP_FRIEND_HASH ^ (2 * HALF_DIMENSIONS as u32);
+
+const fn affine_hash(previous: u32, outputs: u32) -> u32 {
+    let mut h = 0xCC03_DAE4u32.wrapping_add(outputs);
+    h ^= previous >> 1;
+    h ^= previous << 31;
+    h
+}
+
+const fn clipped_relu_hash(previous: u32) -> u32 {
+    0x538D_24C7u32.wrapping_add(previous)
+}
+
+/// Part hash of the layers after the transformer: input slice of 512, affine 32, clipped ReLU,
+/// affine 32, clipped ReLU, affine 1.
+pub const NETWORK_HASH: u32 = {
+    let input_slice = 0xEC42_E90Du32 ^ (2 * HALF_DIMENSIONS as u32);
+    let l1 = clipped_relu_hash(affine_hash(input_slice, HIDDEN as u32));
+    let l2 = clipped_relu_hash(affine_hash(l1, HIDDEN as u32));
+    affine_hash(l2, 1)
+};
+
+/// Hash in the file header: both part hashes combined.
+pub const ARCHITECTURE_HASH: u32 = FEATURE_TRANSFORMER_HASH ^ NETWORK_HASH;
+
+/// Bytes of the parameters after the header string (two part hashes and all weights).
+const PARAMETER_BYTES: usize = 4
+    + 2 * HALF_DIMENSIONS
+    + 2 * HALF_DIMENSIONS * INPUT_DIMENSIONS
+    + 4
+    + (4 * HIDDEN + HIDDEN * TRANSFORMED_DIMENSIONS)
+    + (4 * HIDDEN + HIDDEN * HIDDEN)
+    + (4 + HIDDEN);
+
+/// Why a network could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NnueError {
+    /// No file at that path.
+    FileNotFound(PathBuf),
+    /// The file exists but could not be read.
+    Unreadable { path: PathBuf, reason: String },
+    /// The file (or decompressed stream) holds no byte at all.
+    Empty,
+    /// A gzip stream that does not decompress.
+    Decompress(String),
+    /// The version word is not the standard format's.
+    WrongVersion { found: u32 },
+    /// The header's architecture hash is not halfkp_256x2-32-32's.
+    WrongArchitectureHash { found: u32, expected: u32, architecture: String },
+    /// The feature transformer's part hash does not match.
+    WrongFeatureTransformerHash { found: u32, expected: u32 },
+    /// The part hash of the layers after the transformer does not match.
+    WrongNetworkHash { found: u32, expected: u32 },
+    /// The data ends before the last parameter.
+    Truncated { expected: usize, actual: usize },
+    /// Bytes follow the last parameter.
+    Oversized { expected: usize, actual: usize },
+}
+
+impl fmt::Display for NnueError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            NnueError::FileNotFound(p) => write!(f, "network file {} not found", p.display()),
+            NnueError::Unreadable { path, reason } => {
+                write!(f, "cannot read network file {}: {reason}", path.display())
+            }
+            NnueError::Empty => write!(f, "network file is empty"),
+            NnueError::Decompress(e) => write!(f, "network file does not decompress: {e}"),
+            NnueError::WrongVersion { found } => {
+                write!(f, "network file version {found:#010x}, expected {VERSION:#010x}")
+            }
+            NnueError::WrongArchitectureHash { found, expected, architecture } => write!(
+                f,
+                "network architecture hash {found:#010x} ({architecture}), expected {expected:#010x} (halfkp_256x2-32-32)"
+            ),
+            NnueError::WrongFeatureTransformerHash { found, expected } => {
+                write!(f, "feature transformer hash {found:#010x}, expected {expected:#010x}")
+            }
+            NnueError::WrongNetworkHash { found, expected } => {
+                write!(f, "network layers hash {found:#010x}, expected {expected:#010x}")
+            }
+            NnueError::Truncated { expected, actual } => {
+                write!(f, "network file truncated: {actual} bytes, expected {expected}")
+            }
+            NnueError::Oversized { expected, actual } => {
+                write!(f, "network file has extra data: {actual} bytes, expected {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NnueError {}
+
+/// One row of feature transformer weights (the 256 outputs of one feature).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub(crate) struct FeatureRow(pub(crate) [i16; HALF_DIMENSIONS]);
+
+/// A loaded halfkp_256x2-32-32 network. Immutable; share it between threads by reference.
+pub struct Network {
+    pub(crate) ft_biases: Aligned<[i16; HALF_DIMENSIONS]>,
+    pub(crate) ft_weights: Vec<FeatureRow>,
+    pub(crate) l1: DenseLayer<TRANSFORMED_DIMENSIONS>,
+    pub(crate) l2: DenseLayer<HIDDEN>,
+    pub(crate) output: OutputLayer<HIDDEN>,
+    /// Distinguishes loaded networks so an accumulator stack notices a new one.
+    pub(crate) id: u64,
+    architecture: String,
+    file_size: usize,
+    checksum: u64,
+}
+
+/// Bounds-checked little-endian reader over the file bytes.
+struct Reader<'a> {
+    data: &'a [u8],
+    at: usize,
+    expected_total: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], NnueError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.data.len());
+        let Some(end) = end else {
+            let expected = self.expected_total.max(self.at.saturating_add(n));
+            return Err(NnueError::Truncated { expected, actual: self.data.len() });
+        };
+        let s = &self.data[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn u32(&mut self) -> Result<u32, NnueError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn i32s(&mut self, out: &mut [i32]) -> Result<(), NnueError> {
+        let b = self.take(4 * out.len())?;
+        for (o, c) in out.iter_mut().zip(b.chunks_exact(4)) {
+            *o = i32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        Ok(())
+    }
+
+    fn i16s(&mut self, out: &mut [i16]) -> Result<(), NnueError> {
+        let b = self.take(2 * out.len())?;
+        for (o, c) in out.iter_mut().zip(b.chunks_exact(2)) {
+            *o = i16::from_le_bytes([c[0], c[1]]);
+        }
+        Ok(())
+    }
+
+    fn i8s(&mut self, n: usize) -> Result<&'a [u8], NnueError> {
+        self.take(n)
+    }
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Fast 64-bit digest of the file for `info string` (not cryptographic).
+fn digest(data: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = data.len() as u64 ^ K;
+    let mut words = data.chunks_exact(8);
+    for w in &mut words {
+        let v = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        h = (h ^ v).wrapping_mul(K).rotate_left(29);
+    }
+    for &b in words.remainder() {
+        h = (h ^ b as u64).wrapping_mul(K).rotate_left(29);
+    }
+    h ^ (h >> 31)
+}
+
+impl Network {
+    /// Loads a network file; a gzip-compressed file (`nn.bin.gz`) is decompressed first.
+    pub fn load(path: impl AsRef<Path>) -> Result<Network, NnueError> {
+        let path = path.as_ref();
+        let data = std::fs::read(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => NnueError::FileNotFound(path.to_path_buf()),
+            _ => NnueError::Unreadable { path: path.to_path_buf(), reason: e.to_string() },
+        })?;
+        if data.starts_with(&[0x1f, 0x8b]) { Network::from_gzip_bytes(&data) } else { Network::from_bytes(&data) }
+    }
+
+    /// Decompresses a gzip stream holding a network file and parses it.
+    pub fn from_gzip_bytes(compressed: &[u8]) -> Result<Network, NnueError> {
+        if compressed.is_empty() {
+            return Err(NnueError::Empty);
+        }
+        let mut data = Vec::new();
+        flate2::read::GzDecoder::new(compressed)
+            .read_to_end(&mut data)
+            .map_err(|e| NnueError::Decompress(e.to_string()))?;
+        Network::from_bytes(&data)
+    }
+
+    /// Parses the bytes of a network file.
+    pub fn from_bytes(data: &[u8]) -> Result<Network, NnueError> {
+        if data.is_empty() {
+            return Err(NnueError::Empty);
+        }
+        let mut r = Reader { data, at: 0, expected_total: 12 };
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(NnueError::WrongVersion { found: version });
+        }
+        let hash = r.u32()?;
+        let name_len = r.u32()? as usize;
+        r.expected_total = 12usize.saturating_add(name_len);
+        let architecture = String::from_utf8_lossy(r.take(name_len)?).into_owned();
+        if hash != ARCHITECTURE_HASH {
+            return Err(NnueError::WrongArchitectureHash { found: hash, expected: ARCHITECTURE_HASH, architecture });
+        }
+        let expected = r.at + PARAMETER_BYTES;
+        r.expected_total = expected;
+        if data.len() < expected {
+            return Err(NnueError::Truncated { expected, actual: data.len() });
+        }
+        if data.len() > expected {
+            return Err(NnueError::Oversized { expected, actual: data.len() });
+        }
+
+        let ft_hash = r.u32()?;
+        if ft_hash != FEATURE_TRANSFORMER_HASH {
+            return Err(NnueError::WrongFeatureTransformerHash { found: ft_hash, expected: FEATURE_TRANSFORMER_HASH });
+        }
+        let mut ft_biases = Aligned([0i16; HALF_DIMENSIONS]);
+        r.i16s(&mut ft_biases.0)?;
+        let mut ft_weights = Vec::with_capacity(INPUT_DIMENSIONS);
+        for _ in 0..INPUT_DIMENSIONS {
+            let mut row = FeatureRow([0; HALF_DIMENSIONS]);
+            r.i16s(&mut row.0)?;
+            ft_weights.push(row);
+        }
+
+        let net_hash = r.u32()?;
+        if net_hash != NETWORK_HASH {
+            return Err(NnueError::WrongNetworkHash { found: net_hash, expected: NETWORK_HASH });
+        }
+        let l1 = read_dense::<TRANSFORMED_DIMENSIONS>(&mut r)?;
+        let l2 = read_dense::<HIDDEN>(&mut r)?;
+        let mut bias = [0i32; 1];
+        r.i32s(&mut bias)?;
+        let weights = r.i8s(HIDDEN)?;
+        let output = OutputLayer::from_file_order(bias[0], weights);
+        debug_assert_eq!(r.at, data.len());
+
+        Ok(Network {
+            ft_biases,
+            ft_weights,
+            l1,
+            l2,
+            output,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            architecture,
+            file_size: data.len(),
+            checksum: digest(data),
+        })
+    }
+
+    /// The architecture string from the file header.
+    pub fn architecture(&self) -> &str {
+        &self.architecture
+    }
+
+    /// Size of the (uncompressed) file in bytes.
+    pub fn file_size(&self) -> usize {
+        self.file_size
+    }
+
+    /// A 64-bit digest of the file's bytes, to tell networks apart.
+    pub fn checksum(&self) -> u64 {
+        self.checksum
+    }
+
+    /// One line for `info string`: size, the first 8 hex digits of the digest, and the
+    /// architecture string of the file.
+    pub fn description(&self) -> String {
+        format!("{} bytes, digest {:08x}, {}", self.file_size, self.checksum >> 32, self.architecture)
+    }
+}
+
+fn read_dense<const IN: usize>(r: &mut Reader) -> Result<DenseLayer<IN>, NnueError> {
+    let mut biases = [0i32; HIDDEN];
+    r.i32s(&mut biases)?;
+    let weights = r.i8s(IN * HIDDEN)?;
+    Ok(DenseLayer::from_file_order(biases, weights))
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_struct("Network")
+            .field("architecture", &self.architecture)
+            .field("description", &self.description())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_match_the_format() {
+        assert_eq!(FEATURE_TRANSFORMER_HASH, 0x5D69_D7B8);
+        assert_eq!(NETWORK_HASH, 0x6333_7156);
+        assert_eq!(ARCHITECTURE_HASH, 0x3E5A_A6EE);
+    }
+
+    #[test]
+    fn parameter_bytes_match_the_known_file_size() {
+        // The standard file with its 189-character architecture string.
+        assert_eq!(12 + 189 + PARAMETER_BYTES, 64_217_077);
+    }
+}

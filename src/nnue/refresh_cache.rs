@@ -1,0 +1,126 @@
+//! Refresh cache (Stockfish's "Finny tables"): per perspective and own king square, the
+//! accumulator of the last position refreshed there, with that position's pieces. When a king
+//! moves, its perspective is rebuilt from the cached sums by the pieces that differ, usually a
+//! handful, instead of from the biases by all 38 features. Same integers either way: the sums
+//! wrap, and wrapping addition does not care about order.
+
+use super::HALF_DIMENSIONS;
+use super::features::{BONA_ZERO, MAX_ACTIVE, board_bona, feature_index, hand_bona, king_bucket};
+use super::network::Network;
+use super::simd::{self, Backend};
+use crate::shogi::{Color, Hand, Piece, PieceType, Position, Square};
+use arrayvec::ArrayVec;
+
+/// Features of one side's view: at most 81 board pieces, 2 x 65 hand pieces (the hand fields'
+/// capacity) and the empty slots; more than any position has, so pushes cannot fail.
+const MAX_CHANGES: usize = 256;
+
+#[derive(Clone)]
+#[repr(C, align(64))]
+struct Entry {
+    acc: [i16; HALF_DIMENSIONS],
+    /// Non-king pieces of the cached position (kings left out: they are not features).
+    board: [Piece; 81],
+    hands: [Hand; 2],
+    /// Empty piece slots (features on BonaPiece 0).
+    empty_slots: u8,
+    /// False until first used: the entry then stands for "no feature", the biases alone.
+    valid: bool,
+}
+
+#[derive(Clone)]
+pub(crate) struct RefreshCache {
+    /// Index: perspective * 81 + relative king square.
+    entries: Vec<Entry>,
+    /// Id of the network the cached sums belong to.
+    network_id: u64,
+}
+
+impl RefreshCache {
+    pub(crate) fn new() -> RefreshCache {
+        let empty = Entry {
+            acc: [0; HALF_DIMENSIONS],
+            board: [Piece::EMPTY; 81],
+            hands: [Hand::EMPTY; 2],
+            empty_slots: 0,
+            valid: false,
+        };
+        RefreshCache { entries: vec![empty; 2 * 81], network_id: 0 }
+    }
+
+    /// Writes perspective `p`'s sums for `pos` to `out`. False (and `out` untouched) when `p`
+    /// has no single king.
+    pub(crate) fn refresh(
+        &mut self,
+        backend: Backend,
+        pos: &Position,
+        p: Color,
+        net: &Network,
+        out: &mut [i16; HALF_DIMENSIONS],
+    ) -> bool {
+        if self.network_id != net.id {
+            self.entries.iter_mut().for_each(|e| e.valid = false);
+            self.network_id = net.id;
+        }
+        let Some(king) = king_bucket(pos, p) else { return false };
+        let entry = &mut self.entries[p.index() * 81 + king];
+        if !entry.valid {
+            entry.acc = net.ft_biases.0;
+            entry.board = [Piece::EMPTY; 81];
+            entry.hands = [Hand::EMPTY; 2];
+            entry.empty_slots = 0;
+            entry.valid = true;
+        }
+        let mut removed = ArrayVec::<u32, MAX_CHANGES>::new();
+        let mut added = ArrayVec::<u32, MAX_CHANGES>::new();
+        let mut pieces = 0usize;
+        for sq in Square::all() {
+            let mut now = pos.piece_on(sq);
+            if !now.is_empty() {
+                if now.kind() == PieceType::King {
+                    now = Piece::EMPTY;
+                } else {
+                    pieces += 1;
+                }
+            }
+            let then = entry.board[sq.index()];
+            if then != now {
+                if !then.is_empty() {
+                    removed.push(feature_index(king, board_bona(p, then, sq)));
+                }
+                if !now.is_empty() {
+                    added.push(feature_index(king, board_bona(p, now, sq)));
+                }
+                entry.board[sq.index()] = now;
+            }
+        }
+        for owner in Color::ALL {
+            let (then, now) = (entry.hands[owner.index()], pos.hand(owner));
+            pieces += now.total() as usize;
+            if then == now {
+                continue;
+            }
+            for pt in PieceType::HAND {
+                let (a, b) = (then.count(pt), now.count(pt));
+                for nth in b..a {
+                    removed.push(feature_index(king, hand_bona(p, owner, pt, nth)));
+                }
+                for nth in a..b {
+                    added.push(feature_index(king, hand_bona(p, owner, pt, nth)));
+                }
+            }
+            entry.hands[owner.index()] = now;
+        }
+        let empty_slots = MAX_ACTIVE.saturating_sub(pieces) as u8;
+        for _ in empty_slots..entry.empty_slots {
+            removed.push(feature_index(king, BONA_ZERO));
+        }
+        for _ in entry.empty_slots..empty_slots {
+            added.push(feature_index(king, BONA_ZERO));
+        }
+        entry.empty_slots = empty_slots;
+        simd::update_accumulator(backend, &entry.acc, out, &net.ft_weights, &removed, &added);
+        entry.acc = *out;
+        true
+    }
+}

@@ -1,0 +1,203 @@
+//! Choice of instruction set, and the feature transformer kernels (accumulator updates and
+//! the clipped conversion to 8-bit inputs) in a scalar and an AVX2 version (the AVX-VNNI
+//! backend differs only in the dense layers and uses these AVX2 kernels).
+//!
+//! Both versions compute the same integers: accumulators use wrapping 16-bit arithmetic (as the
+//! vector instructions do), and the conversion clamps to 0..=127 either way.
+
+use super::HALF_DIMENSIONS;
+use super::network::FeatureRow;
+
+/// Proof that the running CPU supports AVX2. Only `Backend::avx2` makes one, after asking the
+/// CPU, which is what makes calling the AVX2 kernels sound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Avx2Support(());
+
+/// Proof that the running CPU supports AVX2 and AVX-VNNI (made only by `Backend::avx_vnni`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AvxVnniSupport(());
+
+/// The instruction set the kernels use. All compute the same integers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Plain Rust, any CPU.
+    Scalar,
+    /// x86-64 AVX2 (256-bit integer vectors).
+    Avx2(Avx2Support),
+    /// AVX2, with the dense layers' byte dot products in one AVX-VNNI instruction each.
+    AvxVnni(AvxVnniSupport),
+}
+
+impl Backend {
+    /// The fastest backend this CPU supports (the CPU is asked once per process).
+    pub fn detect() -> Backend {
+        static DETECTED: std::sync::OnceLock<Backend> = std::sync::OnceLock::new();
+        *DETECTED.get_or_init(|| Backend::avx_vnni().or_else(Backend::avx2).unwrap_or(Backend::Scalar))
+    }
+
+    /// The AVX2 backend, if the CPU has AVX2.
+    pub fn avx2() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Some(Backend::Avx2(Avx2Support(())));
+        }
+        None
+    }
+
+    /// The AVX-VNNI backend, if the CPU has AVX2 and AVX-VNNI.
+    pub fn avx_vnni() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("avxvnni") {
+            return Some(Backend::AvxVnni(AvxVnniSupport(())));
+        }
+        None
+    }
+
+    /// Every backend this CPU supports, the portable one first.
+    pub fn available() -> Vec<Backend> {
+        [Some(Backend::Scalar), Backend::avx2(), Backend::avx_vnni()].into_iter().flatten().collect()
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Scalar => "scalar",
+            Backend::Avx2(_) => "avx2",
+            Backend::AvxVnni(_) => "avx-vnni",
+        }
+    }
+}
+
+/// `dst = src - rows[removed...] + rows[added...]` over the 256 outputs.
+#[inline]
+pub(crate) fn update_accumulator(
+    backend: Backend,
+    src: &[i16; HALF_DIMENSIONS],
+    dst: &mut [i16; HALF_DIMENSIONS],
+    rows: &[FeatureRow],
+    removed: &[u32],
+    added: &[u32],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: both proofs of support include AVX2.
+        Backend::Avx2(_) | Backend::AvxVnni(_) => unsafe { avx2::update_accumulator(src, dst, rows, removed, added) },
+        _ => scalar_update_accumulator(src, dst, rows, removed, added),
+    }
+}
+
+fn scalar_update_accumulator(
+    src: &[i16; HALF_DIMENSIONS],
+    dst: &mut [i16; HALF_DIMENSIONS],
+    rows: &[FeatureRow],
+    removed: &[u32],
+    added: &[u32],
+) {
+    *dst = *src;
+    for &r in removed {
+        let row = &rows[r as usize].0;
+        for (d, w) in dst.iter_mut().zip(row) {
+            *d = d.wrapping_sub(*w);
+        }
+    }
+    for &a in added {
+        let row = &rows[a as usize].0;
+        for (d, w) in dst.iter_mut().zip(row) {
+            *d = d.wrapping_add(*w);
+        }
+    }
+}
+
+/// Converts the two accumulators (side to move's first) to the 512 inputs of the first layer,
+/// each clamped to 0..=127.
+#[inline]
+pub(crate) fn transform(
+    backend: Backend,
+    us: &[i16; HALF_DIMENSIONS],
+    them: &[i16; HALF_DIMENSIONS],
+    out: &mut [u8; 2 * HALF_DIMENSIONS],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: both proofs of support include AVX2.
+        Backend::Avx2(_) | Backend::AvxVnni(_) => unsafe { avx2::transform(us, them, out) },
+        _ => scalar_transform(us, them, out),
+    }
+}
+
+fn scalar_transform(us: &[i16; HALF_DIMENSIONS], them: &[i16; HALF_DIMENSIONS], out: &mut [u8; 2 * HALF_DIMENSIONS]) {
+    let (first, second) = out.split_at_mut(HALF_DIMENSIONS);
+    for (o, &v) in first.iter_mut().zip(us) {
+        *o = v.clamp(0, 127) as u8;
+    }
+    for (o, &v) in second.iter_mut().zip(them) {
+        *o = v.clamp(0, 127) as u8;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::super::HALF_DIMENSIONS;
+    use super::super::network::FeatureRow;
+    use std::arch::x86_64::*;
+
+    /// 16 lanes of i16 per vector, so 16 vectors hold one accumulator: exactly the 16 ymm
+    /// registers, with weight rows read as memory operands.
+    const VECTORS: usize = HALF_DIMENSIONS / 16;
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn update_accumulator(
+        src: &[i16; HALF_DIMENSIONS],
+        dst: &mut [i16; HALF_DIMENSIONS],
+        rows: &[FeatureRow],
+        removed: &[u32],
+        added: &[u32],
+    ) {
+        let mut acc = [_mm256_setzero_si256(); VECTORS];
+        // SAFETY (all blocks below): every pointer is into a [i16; 256] and offset by
+        // k * 16 < 256 elements, so each 32-byte access stays inside its array.
+        for (k, a) in acc.iter_mut().enumerate() {
+            *a = unsafe { _mm256_loadu_si256(src.as_ptr().add(k * 16).cast()) };
+        }
+        for &r in removed {
+            let row = &rows[r as usize].0;
+            for (k, a) in acc.iter_mut().enumerate() {
+                *a = _mm256_sub_epi16(*a, unsafe { _mm256_loadu_si256(row.as_ptr().add(k * 16).cast()) });
+            }
+        }
+        for &r in added {
+            let row = &rows[r as usize].0;
+            for (k, a) in acc.iter_mut().enumerate() {
+                *a = _mm256_add_epi16(*a, unsafe { _mm256_loadu_si256(row.as_ptr().add(k * 16).cast()) });
+            }
+        }
+        for (k, a) in acc.iter().enumerate() {
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(k * 16).cast(), *a) };
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn transform(
+        us: &[i16; HALF_DIMENSIONS],
+        them: &[i16; HALF_DIMENSIONS],
+        out: &mut [u8; 2 * HALF_DIMENSIONS],
+    ) {
+        let zero = _mm256_setzero_si256();
+        for (half, acc) in [us, them].into_iter().enumerate() {
+            for j in 0..HALF_DIMENSIONS / 32 {
+                // SAFETY: reads 32 i16 at j * 32 < 256 and writes 32 bytes at
+                // half * 256 + j * 32 < 512, inside the arrays.
+                let (a, b) = unsafe {
+                    (
+                        _mm256_loadu_si256(acc.as_ptr().add(j * 32).cast()),
+                        _mm256_loadu_si256(acc.as_ptr().add(j * 32 + 16).cast()),
+                    )
+                };
+                // Saturate to i8, then cut negatives: the same as clamping to 0..=127.
+                let packed = _mm256_max_epi8(_mm256_packs_epi16(a, b), zero);
+                // packs works per 128-bit lane; put the four 8-byte groups back in order.
+                let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+                unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(half * HALF_DIMENSIONS + j * 32).cast(), ordered) };
+            }
+        }
+    }
+}
