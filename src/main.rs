@@ -32,6 +32,8 @@ enum Command {
     Mate(cli::mate::MateArgs),
     /// Deterministic search benchmark: fixed positions and depth; prints the node signature.
     Bench(cli::bench::BenchArgs),
+    /// Static evaluation of positions (stdin, one per line, or --sfen), as YaneuraOu's `e` prints it.
+    Eval(cli::eval::EvalArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Mate(args)) => cli::mate::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Eval(args)) => cli::eval::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

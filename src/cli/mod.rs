@@ -4,6 +4,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod eval;
 pub mod judge;
 pub mod mate;
 pub mod perft;
@@ -62,6 +63,30 @@ pub fn position_from(sfen: Option<&str>, moves: &[String]) -> Result<Position, C
         pos.do_move(mv);
     }
     Ok(pos)
+}
+
+/// Gets `engine` ready as `isready` does (table, network, book); its messages go to stderr,
+/// and an error among them fails the command.
+pub fn prepare(engine: &mut crate::engine::Engine) -> Result<(), CliError> {
+    use crate::search::{BestMove, Reporter, SearchInfo};
+    struct Messages(parking_lot::Mutex<Vec<String>>);
+    impl Reporter for Messages {
+        fn info(&self, _: &SearchInfo) {}
+        fn bestmove(&self, _: &BestMove, _: Option<i32>) {}
+        fn message(&self, text: &str) {
+            self.0.lock().push(text.to_string());
+        }
+    }
+    let messages = std::sync::Arc::new(Messages(parking_lot::Mutex::new(Vec::new())));
+    engine.prepare(messages.clone(), Box::new(|| {})).map_err(|e| CliError::Failed(e.to_string()))?;
+    engine.wait();
+    for m in messages.0.lock().iter() {
+        match m.strip_prefix("error: ") {
+            Some(e) => return Err(CliError::Data(e.to_string())),
+            None => eprintln!("{m}"),
+        }
+    }
+    Ok(())
 }
 
 /// A parser for a number in the range of the engine's spin option `def` (so that a tool's

@@ -16,8 +16,8 @@ use crate::eval::Value;
 use crate::mate::{MateLimits, MateReport, SOLVER_STACK_BYTES};
 use crate::search::bench::BENCH_POSITIONS;
 use crate::search::{
-    self, BestMove, Control, Limits, NullReporter, Reporter, SEARCH_STACK_BYTES, Score, SearchConfig, SearchInfo,
-    SearchJob, StopSignal,
+    self, BestMove, Control, Evaluator, Limits, NullReporter, Reporter, SEARCH_STACK_BYTES, Score, SearchConfig,
+    SearchInfo, SearchJob, StopSignal,
 };
 use crate::shogi::{Move, MoveList, Position, movegen};
 pub use options::{EngineOptions, OptionError};
@@ -120,6 +120,15 @@ fn run_search(
     SearchOutcome { best: result.best, score: result.score, nodes: result.nodes, depth: result.depth }
 }
 
+/// What the search evaluates with: the tables' network with the divisor `fv_scale`, or the
+/// linear evaluation without one.
+fn evaluator(tables: &Tables, fv_scale: i32) -> Evaluator {
+    match tables.network() {
+        Some(network) => Evaluator::Nnue { network: network.clone(), fv_scale },
+        None => Evaluator::Linear,
+    }
+}
+
 /// Answers with a book move when the tables' book has one for `root` under `policy`.
 fn play_from_book(
     tables: &Tables,
@@ -206,6 +215,7 @@ impl Engine {
     /// comes when all is ready.
     pub fn prepare(&mut self, reporter: Arc<dyn Reporter>, done: Done) -> std::io::Result<()> {
         let book_path = self.options.book_path().map(str::to_string);
+        let network_path = options::network_path(&self.options.eval_dir);
         // Writing memory is limited by the machine, not by the search's thread count.
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let want = self.options.hash_mib;
@@ -221,6 +231,15 @@ impl Engine {
                 }
                 if let Some(e) = tables.prepare(want, threads) {
                     rep.message(&format!("error: {e}; using {} MiB", crate::tt::TranspositionTable::FALLBACK_MIB));
+                }
+                match tables.load_network(network_path.as_deref()) {
+                    Some(Ok(net)) => rep.message(&format!(
+                        "NNUE {}: {}",
+                        network_path.as_deref().map_or(String::new(), |p| p.display().to_string()),
+                        net.description()
+                    )),
+                    Some(Err(e)) => rep.message(&format!("error: EvalDir: {e}; the evaluation stays as it was")),
+                    None => {}
                 }
                 match (tables.load_book(book_path.as_deref()), &book_path) {
                     (Some(Ok(book)), Some(path)) => {
@@ -314,7 +333,7 @@ impl Engine {
         // with better ones as it goes.
         control.publish(emergency_move(&root));
         let signal = Arc::new(StopSignal::for_search(&control));
-        let (config, hash) = (self.options.search_config(), self.options.hash_mib);
+        let (mut config, hash, fv_scale) = (self.options.search_config(), self.options.hash_mib, self.options.fv_scale);
         let (guard, fallback_root, rep) = (control.clone(), root.clone(), reporter.clone());
         self.spawn(
             "search",
@@ -326,6 +345,7 @@ impl Engine {
                 {
                     return outcome;
                 }
+                config.evaluator = evaluator(tables, fv_scale);
                 run_search(tables, hash, root, limits, config, control, start, rep.as_ref())
             },
             move |r| match r {
@@ -413,11 +433,14 @@ impl Engine {
     pub fn bench(&mut self, depth: i32, done: Box<dyn FnOnce(Option<BenchResult>) + Send>) -> std::io::Result<()> {
         let mut config = self.options.search_config();
         config.multipv = 1;
+        let fv_scale = self.options.fv_scale;
         self.spawn(
             "bench",
             SEARCH_STACK_BYTES,
             Arc::default(),
-            move |_, stop| {
+            move |tables, stop| {
+                // The engine's evaluation (the network read at `prepare`, if any).
+                config.evaluator = evaluator(tables, fv_scale);
                 let start = Instant::now();
                 let mut nodes = 0;
                 for sfen in BENCH_POSITIONS {
@@ -444,6 +467,16 @@ impl Engine {
             },
             move |r| done(r.ok().flatten()),
         )
+    }
+
+    /// The static evaluation of `pos` from the side to move's view, as the search sees it: the
+    /// network read at `prepare` divided by `FV_SCALE` (YaneuraOu's `e` command gives the same
+    /// number), or the linear evaluation without one or where the network cannot evaluate.
+    /// Waits for a running job.
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        self.wait();
+        let network = self.tables.lock().network().cloned();
+        network.and_then(|n| n.evaluate(pos, self.options.fv_scale)).unwrap_or_else(|| crate::eval::evaluate(pos))
     }
 
     /// A handle that stops the latest job from another thread (the USI input thread uses it to

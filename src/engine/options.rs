@@ -7,7 +7,7 @@
 //! of range is clamped with a warning (a GUI that offers a slider beyond the range still gets
 //! the nearest usable value).
 
-use crate::search::{SearchConfig, TimeOptions};
+use crate::search::{Evaluator, SearchConfig, TimeOptions};
 use crate::shogi::EnteringKingRule;
 use std::fmt;
 
@@ -36,6 +36,20 @@ pub struct EngineOptions {
     pub book_eval_diff: i32,
     /// Match book positions whatever the ply their `sfen` line gives.
     pub ignore_book_ply: bool,
+    /// Folder holding `nn.bin` (or the network file itself); empty for the built-in
+    /// evaluation.
+    pub eval_dir: String,
+    /// Divisor of the network's output (YaneuraOu's FV_SCALE).
+    pub fv_scale: i32,
+}
+
+/// The file `EvalDir` names: `nn.bin` in that folder, or the path itself when it is a file.
+pub fn network_path(eval_dir: &str) -> Option<std::path::PathBuf> {
+    if eval_dir.is_empty() {
+        return None;
+    }
+    let p = std::path::Path::new(eval_dir);
+    Some(if p.is_file() { p.to_path_buf() } else { p.join("nn.bin") })
 }
 
 /// The `BookFile` value that means no book (YaneuraOu's).
@@ -61,6 +75,8 @@ impl Default for EngineOptions {
             book_moves: 0,
             book_eval_diff: 0,
             ignore_book_ply: false,
+            eval_dir: String::new(),
+            fv_scale: 0,
         };
         for def in OPTIONS {
             def.set_default(&mut o);
@@ -80,6 +96,7 @@ impl EngineOptions {
             resign_value: self.resign_value,
             entering_king_rule: self.entering_king_rule,
             max_moves_to_draw: self.max_moves_to_draw,
+            evaluator: Evaluator::Linear,
         }
     }
 
@@ -289,6 +306,15 @@ pub const BOOK_EVAL_DIFF: OptionDef = OptionDef {
 pub const IGNORE_BOOK_PLY: OptionDef =
     OptionDef { name: "IgnoreBookPly", kind: OptionKind::Check { default: false, set: |o, v| o.ignore_book_ply = v } };
 
+pub const EVAL_DIR: OptionDef = OptionDef {
+    name: "EvalDir",
+    kind: OptionKind::Text { default: "", filename: false, set: |o, v| o.eval_dir = v.to_string() },
+};
+pub const FV_SCALE: OptionDef = OptionDef {
+    name: "FV_SCALE",
+    kind: OptionKind::Spin { default: 16, min: 1, max: 128, set: |o, v| o.fv_scale = v as i32 },
+};
+
 /// Every option, in the order of the `usi` answer. (The ranges make every `as` above lossless.)
 pub const OPTIONS: &[OptionDef] = &[
     HASH,
@@ -307,6 +333,8 @@ pub const OPTIONS: &[OptionDef] = &[
     BOOK_MOVES,
     BOOK_EVAL_DIFF,
     IGNORE_BOOK_PLY,
+    EVAL_DIR,
+    FV_SCALE,
 ];
 
 /// The option called `name` (any case, surrounding spaces ignored).

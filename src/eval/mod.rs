@@ -16,6 +16,9 @@ use features::{Control, FeatureSink, NUM_FEATURES};
 
 pub type Value = i32;
 
+/// Largest static evaluation: static values stay clear of the search's mate range.
+pub const MAX_STATIC: Value = 20_000;
+
 /// Board value per `PieceType as usize` (0 unused, king 0): the fixed values that move
 /// ordering and exchange evaluation use.
 pub const PIECE_VALUE: [Value; 15] = [0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395];
@@ -116,8 +119,7 @@ pub fn evaluate_with(pos: &Position, piece_sum: Value) -> Value {
         features::visit_king(pos, &ctl, c, &mut sum);
     }
     features::visit_tempo(pos, &mut sum);
-    // Keep static values clear of the mate range.
-    let v = sum.total.clamp(-20_000, 20_000);
+    let v = sum.total.clamp(-MAX_STATIC, MAX_STATIC);
     if pos.side_to_move() == Color::Black { v } else { -v }
 }
 

@@ -19,7 +19,8 @@ const MAX_CHANGES: usize = 256;
 #[repr(C, align(64))]
 struct Entry {
     acc: [i16; HALF_DIMENSIONS],
-    /// Non-king pieces of the cached position (kings left out: they are not features).
+    /// The pieces of the cached position, kings included (they are not features, but keeping
+    /// them lets the board be compared eight squares at a time).
     board: [Piece; 81],
     hands: [Hand; 2],
     /// Empty piece slots (features on BonaPiece 0).
@@ -73,27 +74,29 @@ impl RefreshCache {
         }
         let mut removed = ArrayVec::<u32, MAX_CHANGES>::new();
         let mut added = ArrayVec::<u32, MAX_CHANGES>::new();
-        let mut pieces = 0usize;
-        for sq in Square::all() {
-            let mut now = pos.piece_on(sq);
-            if !now.is_empty() {
-                if now.kind() == PieceType::King {
-                    now = Piece::EMPTY;
-                } else {
-                    pieces += 1;
-                }
+        let board = pos.board();
+        let is_feature = |pc: Piece| !pc.is_empty() && pc.kind() != PieceType::King;
+        // Sixteen squares at a time: most of the board is as cached.
+        for start in (0..81).step_by(16) {
+            let end = (start + 16).min(81);
+            if Piece::as_bytes(&board[start..end]) == Piece::as_bytes(&entry.board[start..end]) {
+                continue;
             }
-            let then = entry.board[sq.index()];
-            if then != now {
-                if !then.is_empty() {
-                    removed.push(feature_index(king, board_bona(p, then, sq)));
+            for (i, (&now, then)) in board.iter().zip(entry.board.iter_mut()).enumerate().take(end).skip(start) {
+                if *then == now {
+                    continue;
                 }
-                if !now.is_empty() {
+                let sq = Square::new(i as u8);
+                if is_feature(*then) {
+                    removed.push(feature_index(king, board_bona(p, *then, sq)));
+                }
+                if is_feature(now) {
                     added.push(feature_index(king, board_bona(p, now, sq)));
                 }
-                entry.board[sq.index()] = now;
+                *then = now;
             }
         }
+        let mut pieces = (pos.occupied().count() - pos.pieces_kind(PieceType::King).count()) as usize;
         for owner in Color::ALL {
             let (then, now) = (entry.hands[owner.index()], pos.hand(owner));
             pieces += now.total() as usize;

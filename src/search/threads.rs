@@ -6,6 +6,7 @@ use super::params::*;
 use super::worker::{RootMove, Shared, Worker};
 use super::*;
 use crate::eval::Value;
+use crate::nnue::AccumulatorStack;
 use crate::shogi::movegen::{self, MoveList};
 use crate::shogi::{EnteringKingRule, Move, Position};
 use crate::tt::TranspositionTable;
@@ -48,6 +49,8 @@ pub struct ThreadData {
     pub correction: Box<correction::Correction>,
     /// The main thread's root mate probe solver (allocated on first use).
     pub mate_probe: Option<crate::mate::MateSolver>,
+    /// The NNUE accumulators along the search path (allocated when a network is first used).
+    pub nnue: Option<Box<AccumulatorStack>>,
 }
 
 fn reduction_table() -> [[i32; 64]; 64] {

@@ -3,8 +3,10 @@
 
 use super::TimeOptions;
 use crate::eval::Value;
+use crate::nnue::Network;
 use crate::shogi::{EnteringKingRule, Move};
 use crate::tt::Bound;
+use std::sync::Arc;
 
 pub const MAX_PLY: usize = 240;
 pub const VALUE_MATE: Value = 32000;
@@ -99,6 +101,28 @@ pub trait Reporter: Send + Sync {
     fn message(&self, text: &str);
 }
 
+/// What the search evaluates positions with.
+#[derive(Clone, Default)]
+pub enum Evaluator {
+    /// The built-in linear evaluation (`crate::eval`).
+    #[default]
+    Linear,
+    /// A standard NNUE network, its output divided by `fv_scale`. Positions it cannot
+    /// evaluate (no king on a side) fall back to the linear evaluation.
+    Nnue { network: Arc<Network>, fv_scale: i32 },
+}
+
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Evaluator::Linear => f.write_str("Linear"),
+            Evaluator::Nnue { network, fv_scale } => {
+                write!(f, "Nnue {{ {:016x}, fv_scale {fv_scale} }}", network.checksum())
+            }
+        }
+    }
+}
+
 /// Options that change what the search does.
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
@@ -113,6 +137,7 @@ pub struct SearchConfig {
     pub entering_king_rule: EnteringKingRule,
     /// Game length (plies) at which the game is drawn; 0 = no limit.
     pub max_moves_to_draw: u32,
+    pub evaluator: Evaluator,
 }
 
 /// Silent reporter for bench and tests.

@@ -8,6 +8,7 @@ use super::params::*;
 use super::threads::{KeyMap, answer_of, limits_after_ponderhit};
 use super::*;
 use crate::eval::{self, Value};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::shogi::{EnteringKingRule, Move, Position, RepetitionKind};
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::Arc;
@@ -82,6 +83,9 @@ pub(super) struct Worker<'a> {
     /// probed so far with the opponent's mating line they allow (None: none found).
     pub(super) mate_probe: Option<crate::mate::MateSolver>,
     pub(super) probed: Vec<(Move, Option<Vec<Move>>)>,
+    /// The network that evaluates this search's positions (`None`: the linear evaluation);
+    /// its accumulators are `data.nnue`, pushed and popped with every move.
+    pub(super) network: Option<&'a Network>,
 }
 
 /// How a repetition found in search scores for the side to move: a perpetual check loses for
@@ -103,6 +107,16 @@ impl<'a> Worker<'a> {
         root_moves: Vec<RootMove>,
         reductions: Arc<[[i32; 64]; 64]>,
     ) -> Worker<'a> {
+        let mut data = data;
+        let network = match &shared.config.evaluator {
+            Evaluator::Nnue { network, fv_scale } => {
+                let acc = data.nnue.get_or_insert_with(|| Box::new(AccumulatorStack::new()));
+                acc.set_fv_scale(*fv_scale);
+                acc.reset(&pos);
+                acc.is_evaluable().then_some(&**network)
+            }
+            Evaluator::Linear => None,
+        };
         Worker {
             id,
             shared,
@@ -124,6 +138,48 @@ impl<'a> Worker<'a> {
             reductions,
             mate_probe: None,
             probed: Vec::new(),
+            network,
+        }
+    }
+
+    /// Plays `m` on the position and on the NNUE accumulators.
+    #[inline]
+    pub(super) fn do_move(&mut self, m: Move) {
+        if self.network.is_some()
+            && let Some(acc) = &mut self.data.nnue
+        {
+            acc.push(&self.pos, m);
+        }
+        self.pos.do_move(m);
+    }
+
+    #[inline]
+    pub(super) fn undo_move(&mut self, m: Move) {
+        self.pos.undo_move(m);
+        if self.network.is_some()
+            && let Some(acc) = &mut self.data.nnue
+        {
+            acc.pop();
+        }
+    }
+
+    #[inline]
+    pub(super) fn do_null_move(&mut self) {
+        if self.network.is_some()
+            && let Some(acc) = &mut self.data.nnue
+        {
+            acc.push_null();
+        }
+        self.pos.do_null_move();
+    }
+
+    #[inline]
+    pub(super) fn undo_null_move(&mut self) {
+        self.pos.undo_null_move();
+        if self.network.is_some()
+            && let Some(acc) = &mut self.data.nnue
+        {
+            acc.pop();
         }
     }
 
@@ -444,9 +500,13 @@ impl<'a> Worker<'a> {
     }
 
     /// Sets this node's piece sum from its parent's where a move of a non-king piece (or a
-    /// null move) leads here; unknown otherwise (`static_eval` computes it when needed).
+    /// null move) leads here; unknown otherwise (`static_eval` computes it when needed). Only
+    /// the linear evaluation has one.
     #[inline]
     fn carry_piece_sum(&mut self, ply: usize) {
+        if self.network.is_some() {
+            return;
+        }
         let parent = if ply > 0 { self.stack[ply - 1].piece_sum } else { VALUE_NONE };
         self.stack[ply].piece_sum = if parent == VALUE_NONE {
             VALUE_NONE
@@ -462,14 +522,85 @@ impl<'a> Worker<'a> {
         if ply > 0 { self.stack[ply - 1].current_piece_to } else { None }
     }
 
+    /// The static evaluation of the current position without the carried piece sums (at the
+    /// depth limit, where the node's own sum is not set).
+    fn evaluate_afresh(&mut self) -> Value {
+        if let Some(net) = self.network
+            && let Some(acc) = &mut self.data.nnue
+            && let Some(v) = acc.evaluate(&self.pos, net)
+        {
+            return v.clamp(-eval::MAX_STATIC, eval::MAX_STATIC);
+        }
+        eval::evaluate(&self.pos)
+    }
+
     /// The static evaluation of the node at `ply` (side to move's view), from its piece sum.
     #[inline]
     fn static_eval(&mut self, ply: usize) -> Value {
+        if let Some(net) = self.network
+            && let Some(acc) = &mut self.data.nnue
+            && let Some(v) = acc.evaluate(&self.pos, net)
+        {
+            // The accumulators carried along the search path give what a fresh computation
+            // gives (checked at every evaluation in the unit tests).
+            #[cfg(test)]
+            assert_eq!(Some(v), net.evaluate(&self.pos, acc.fv_scale()), "{}", self.pos.to_sfen());
+            // Clear of the mate range, like the linear evaluation.
+            return v.clamp(-eval::MAX_STATIC, eval::MAX_STATIC);
+        }
         let mut sum = self.stack[ply].piece_sum;
         if sum == VALUE_NONE {
             sum = eval::piece_sum(&self.pos);
             self.stack[ply].piece_sum = sum;
         }
         eval::evaluate_with(&self.pos, sum)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+    use crate::engine::EngineOptions;
+    use crate::nnue::Network;
+    use crate::shogi::Position;
+    use crate::tt::TranspositionTable;
+    use std::io::Read;
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    /// Searches with the public random network, 2 threads: every evaluation made from the
+    /// accumulators carried along the search (moves, captures, drops, promotions, king moves,
+    /// null moves, undo) equals the network's evaluation from scratch (`static_eval` asserts
+    /// it in test builds), and the answer is a legal move.
+    #[test]
+    fn nnue_search_evaluates_like_a_fresh_computation() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/nnue/random_sparse_nn.bin.gz");
+        let mut gz = Vec::new();
+        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut gz)).expect("network fixture");
+        let network = Arc::new(Network::from_gzip_bytes(&gz).expect("fixture loads"));
+        let mut config = EngineOptions { threads: 2, ..Default::default() }.search_config();
+        config.evaluator = Evaluator::Nnue { network, fv_scale: 16 };
+        for sfen in [
+            crate::shogi::STARTPOS,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+        ] {
+            let root = Position::from_sfen(sfen).unwrap();
+            let job = SearchJob {
+                root: root.clone(),
+                limits: Limits { depth: Some(7), ..Default::default() },
+                config: config.clone(),
+                tt: Arc::new(TranspositionTable::new(4).unwrap()),
+                control: Control::new(),
+                threads: Vec::new(),
+                start: Instant::now(),
+            };
+            let r = run(job, &NullReporter);
+            assert!(r.nodes > 1000, "{sfen}: {} nodes", r.nodes);
+            match r.best {
+                BestMove::Move { mv, .. } => assert!(root.is_legal(mv), "{sfen}: {mv}"),
+                other => panic!("{sfen}: {other:?}"),
+            }
+        }
     }
 }

@@ -129,6 +129,12 @@ impl Position {
         self.board[sq.index()]
     }
 
+    /// Every square's piece, by `Square::index`.
+    #[inline]
+    pub fn board(&self) -> &[Piece; 81] {
+        &self.board
+    }
+
     #[inline]
     pub fn hand(&self, c: Color) -> Hand {
         self.hands[c.index()]

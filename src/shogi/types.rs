@@ -327,9 +327,18 @@ impl PieceType {
 
 /// A coloured piece: `kind + 16 * colour`; 0 is the empty square.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+#[repr(transparent)]
 pub struct Piece(u8);
 
 impl Piece {
+    /// The bytes of a run of pieces (one per piece), for comparing boards in bulk.
+    #[inline]
+    pub fn as_bytes(pieces: &[Piece]) -> &[u8] {
+        // SAFETY: `Piece` is `repr(transparent)` over `u8`, so a slice of pieces is a slice of
+        // as many bytes, with the same lifetime.
+        unsafe { std::slice::from_raw_parts(pieces.as_ptr().cast::<u8>(), pieces.len()) }
+    }
+
     pub const EMPTY: Piece = Piece(0);
     pub const NUM: usize = 32;
 

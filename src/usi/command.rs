@@ -60,6 +60,8 @@ pub enum Command {
     Display,
     /// Diagnostics: legal moves.
     Moves,
+    /// Diagnostics: the static evaluation (`info string eval N`, side to move's view).
+    Eval,
     Bench {
         depth: Option<i32>,
     },
@@ -325,6 +327,7 @@ pub fn parse(line: &str) -> Result<Command, UsiError> {
         "quit" => Ok(Command::Quit),
         "d" => no_args(Command::Display, "d"),
         "moves" => no_args(Command::Moves, "moves"),
+        "eval" => no_args(Command::Eval, "eval"),
         "setoption" => parse_setoption(rest),
         "position" => parse_position(rest),
         "go" => parse_go(rest),

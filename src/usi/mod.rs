@@ -166,6 +166,7 @@ fn recover(line: &str, why: &str) -> Option<Action> {
         "ponderhit" => Action::Run(Command::PonderHit(None)),
         "d" => Action::Run(Command::Display),
         "moves" => Action::Run(Command::Moves),
+        "eval" => Action::Run(Command::Eval),
         _ => return None,
     })
 }
@@ -582,6 +583,16 @@ impl Controller {
                 self.engine.game_over();
             }
             Command::Display => self.display(),
+            Command::Eval => {
+                self.stop_and_wait();
+                match self.current_position() {
+                    Ok(p) => {
+                        let v = self.engine.evaluate(&p);
+                        self.say(&format!("info string eval {v}"));
+                    }
+                    Err(e) => self.error(&e),
+                }
+            }
             Command::Moves => match self.current_position() {
                 Ok(p) => {
                     let mut list = MoveList::new();

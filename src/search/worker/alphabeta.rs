@@ -37,7 +37,7 @@ impl Worker<'_> {
                 return v;
             }
             if ply >= MAX_PLY - 4 {
-                return if in_check { 0 } else { eval::evaluate(&self.pos) };
+                return if in_check { 0 } else { self.evaluate_afresh() };
             }
             // Mate distance pruning.
             alpha = alpha.max(mated_in(ply));
@@ -129,9 +129,9 @@ impl Worker<'_> {
                 self.stack[ply].current_piece_to = None;
                 self.stack[ply].current_kind_to = None;
                 self.stack[ply + 1].null_moved = true;
-                self.pos.do_null_move();
+                self.do_null_move();
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.pos.undo_null_move();
+                self.undo_null_move();
                 self.stack[ply + 1].null_moved = false;
                 if self.stopped() {
                     return 0;
@@ -245,7 +245,7 @@ impl Worker<'_> {
             self.stack[ply].current_piece_to = Some(piece_to_index(&self.pos, m));
             self.stack[ply].current_kind_to = Some(kind_to_index(&self.pos, m));
             self.shared.tt.prefetch(self.pos.key_after(m));
-            self.pos.do_move(m);
+            self.do_move(m);
             let new_depth = depth - 1 + extension;
             let mut value;
             if move_count == 1 {
@@ -283,7 +283,7 @@ impl Worker<'_> {
                     value = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
                 }
             }
-            self.pos.undo_move(m);
+            self.undo_move(m);
 
             if self.stopped() {
                 return 0;
@@ -426,7 +426,7 @@ impl Worker<'_> {
             return v;
         }
         if ply >= MAX_PLY - 4 {
-            return if in_check { 0 } else { eval::evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate_afresh() };
         }
         self.carry_piece_sum(ply);
         let key = self.pos.key();
@@ -486,9 +486,9 @@ impl Worker<'_> {
                 }
             }
             self.shared.tt.prefetch(self.pos.key_after(m));
-            self.pos.do_move(m);
+            self.do_move(m);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth - 1);
-            self.pos.undo_move(m);
+            self.undo_move(m);
             if self.stopped() {
                 return 0;
             }
