@@ -24,6 +24,8 @@ enum Command {
     Judge(cli::judge::JudgeArgs),
     /// Play games against itself and record training positions (tab-separated lines).
     Selfplay(cli::selfplay::SelfplayArgs),
+    /// Self-play training data for NNUE networks (YaneuraOu's PackedSfenValue records).
+    Gensfen(cli::gensfen::GensfenArgs),
     /// Fit the evaluation weights to self-play records and write `weights.rs`.
     Tune(cli::tune::TuneArgs),
     /// Analyse a game record (KIF, KI2, CSA, USI) or a list of positions (SFEN lines).
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Some(Command::Judge(args)) => cli::judge::run(args),
         Some(Command::Selfplay(args)) => cli::selfplay::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
+        Some(Command::Gensfen(args)) => cli::gensfen::run(args),
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Mate(args)) => cli::mate::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),

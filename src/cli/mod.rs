@@ -5,6 +5,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod eval;
+pub mod gensfen;
 pub mod judge;
 pub mod mate;
 pub mod perft;
@@ -68,19 +69,7 @@ pub fn position_from(sfen: Option<&str>, moves: &[String]) -> Result<Position, C
 /// Gets `engine` ready as `isready` does (table, network, book); its messages go to stderr,
 /// and an error among them fails the command.
 pub fn prepare(engine: &mut crate::engine::Engine) -> Result<(), CliError> {
-    use crate::search::{BestMove, Reporter, SearchInfo};
-    struct Messages(parking_lot::Mutex<Vec<String>>);
-    impl Reporter for Messages {
-        fn info(&self, _: &SearchInfo) {}
-        fn bestmove(&self, _: &BestMove, _: Option<i32>) {}
-        fn message(&self, text: &str) {
-            self.0.lock().push(text.to_string());
-        }
-    }
-    let messages = std::sync::Arc::new(Messages(parking_lot::Mutex::new(Vec::new())));
-    engine.prepare(messages.clone(), Box::new(|| {})).map_err(|e| CliError::Failed(e.to_string()))?;
-    engine.wait();
-    for m in messages.0.lock().iter() {
+    for m in engine.prepare_and_wait() {
         match m.strip_prefix("error: ") {
             Some(e) => return Err(CliError::Data(e.to_string())),
             None => eprintln!("{m}"),

@@ -264,6 +264,24 @@ impl Engine {
         )
     }
 
+    /// `prepare` for callers that wait: returns its messages (errors start with `error: `).
+    pub fn prepare_and_wait(&mut self) -> Vec<String> {
+        struct Messages(Mutex<Vec<String>>);
+        impl Reporter for Messages {
+            fn info(&self, _: &SearchInfo) {}
+            fn bestmove(&self, _: &BestMove, _: Option<Value>) {}
+            fn message(&self, text: &str) {
+                self.0.lock().push(text.to_string());
+            }
+        }
+        let messages = Arc::new(Messages(Mutex::new(Vec::new())));
+        if let Err(e) = self.prepare(messages.clone(), Box::new(|| {})) {
+            return vec![format!("error: cannot start a thread: {e}")];
+        }
+        self.wait();
+        std::mem::take(&mut *messages.0.lock())
+    }
+
     /// A new game: what earlier games taught the search (histories, a table searched in) is
     /// forgotten. Runs as a job, since emptying a large table takes a while.
     pub fn new_game(&mut self, done: Done) -> std::io::Result<()> {

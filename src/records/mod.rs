@@ -9,6 +9,7 @@ pub mod csa;
 pub mod jkf;
 pub mod kif;
 pub mod notation;
+pub mod packed_sfen;
 pub mod usi;
 
 use crate::shogi::{Declaration, EnteringKingRule, JudgeOptions, Move, Position, Referee, Verdict};

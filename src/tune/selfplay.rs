@@ -5,6 +5,7 @@
 //! `game  ply  sfen  score  result` with `score` the search score (centipawns, side to move)
 //! and `result` 1 / 0.5 / 0 for a win / draw / loss of the side to move.
 
+use super::Rng;
 use crate::engine::{Engine, EngineOptions, options::RESIGN_VALUE};
 use crate::search::{BestMove, Limits, NullReporter, Reporter, Score, SearchInfo};
 use crate::shogi::{Color, JudgeOptions, Move, Position, Referee};
@@ -40,19 +41,6 @@ impl Default for SelfPlayOptions {
             min_record_ply: 12,
             hash_mib: 16,
         }
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
     }
 }
 

@@ -1,0 +1,98 @@
+//! `hayate gensfen`: self-play training data in YaneuraOu's PackedSfenValue format (see
+//! `crate::tune::gensfen` for the games and which positions are kept).
+
+use super::{CliError, spin_arg};
+use crate::engine::EngineOptions;
+use crate::engine::options::{FV_SCALE, HASH, THREADS, network_path};
+use crate::search::MAX_PLY;
+use crate::tune::gensfen::{self, GensfenOptions};
+use std::io::IsTerminal;
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct GensfenArgs {
+    /// Games in the file when done (a file with games already is continued).
+    #[arg(long)]
+    games: u64,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Depth per move instead of nodes.
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=MAX_PLY as i64 - 10))]
+    depth: Option<i32>,
+    /// Output file (PackedSfenValue records, 40 bytes each); FILE.progress keeps the count.
+    #[arg(long)]
+    out: String,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (one search thread each).
+    #[arg(long, default_value_t = 1, value_parser = spin_arg::<usize>(&THREADS))]
+    threads: usize,
+    /// Moves chosen at random among near-best ones after the opening line.
+    #[arg(long, default_value_t = 4)]
+    random_plies: u32,
+    /// Game ply from which positions are not kept and the game is drawn.
+    #[arg(long, default_value_t = 320)]
+    max_ply: u32,
+    /// The teacher's network (`nn.bin` in this folder, or the file); the built-in evaluation
+    /// without it.
+    #[arg(long)]
+    eval_dir: Option<String>,
+    #[arg(long, default_value_t = FV_SCALE.spin_default() as i32, value_parser = spin_arg::<i32>(&FV_SCALE))]
+    fv_scale: i32,
+    /// Hash table of each game's engine (MiB).
+    #[arg(long, default_value_t = 16, value_parser = spin_arg::<usize>(&HASH))]
+    hash: usize,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: GensfenArgs) -> Result<(), CliError> {
+    let engine = EngineOptions {
+        hash_mib: args.hash,
+        eval_dir: args.eval_dir.clone().unwrap_or_default(),
+        fv_scale: args.fv_scale,
+        ..EngineOptions::default()
+    };
+    if let Some(dir) = &args.eval_dir {
+        // Refuse a bad teacher before any game (the game threads would fall back silently).
+        let path = network_path(dir).ok_or_else(|| CliError::Usage("--eval-dir is empty".into()))?;
+        crate::nnue::Network::load(&path).map_err(|e| CliError::Data(e.to_string()))?;
+    }
+    let opts = GensfenOptions {
+        games: args.games,
+        nodes: args.nodes,
+        depth: args.depth,
+        threads: args.threads,
+        seed: args.seed,
+        random_plies: args.random_plies,
+        max_ply: args.max_ply,
+        engine,
+    };
+    let bar = if args.quiet || !std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let bar = indicatif::ProgressBar::new(args.games);
+        let style = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})  {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+        bar.set_style(style);
+        bar
+    };
+    let start = Instant::now();
+    let report = gensfen::run(&opts, &args.out, |games, records| {
+        bar.set_position(games);
+        bar.set_message(format!("{records} positions"));
+    })
+    .map_err(|err| CliError::File { path: args.out.clone(), err })?;
+    bar.finish_and_clear();
+    eprintln!(
+        "{} games ({} this run) and {} positions in {}; {:.1} s",
+        report.games,
+        report.played,
+        report.records,
+        args.out,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,281 @@
+//! Training data for NNUE networks: games of the engine against itself, each position scored
+//! by a search, written as YaneuraOu's 40-byte `PackedSfenValue` records (see
+//! `crate::records::packed_sfen`), the format of YaneuraOu's learner, nnue-pytorch's shogi
+//! branch and cshogi.
+//!
+//! A game starts from a prefix of one of the balanced opening lines (`OPENINGS`, at least
+//! `MIN_OPENING_PLIES` plies of it), then `random_plies` moves chosen at random among those the
+//! search scores within `RANDOM_MARGIN` of the best; from there every move is the search's
+//! best at `nodes` nodes (or `depth`). Everything is seeded: game `g` of seed `s` is the same
+//! game on every run with the same engine.
+//!
+//! Which positions are kept (`keep`): after the random plies, not in check, the move played
+//! neither a capture nor a promotion (a quiet position, whose static evaluation the score
+//! should match), game ply below `max_ply`, and the score within `SCORE_CAP`. A game ends at
+//! a repetition or other rule ending (the rules' `Referee`), at `max_ply` (a draw), when the
+//! searching side resigns or declares, or when the score passes `ADJUDICATE` (a win for the
+//! side ahead). The result is written from each position's side to move.
+//!
+//! Runs are resumable: `FILE.progress` holds the number of games finished and the bytes
+//! written for them; a new run with the same file continues after them (cutting off a record
+//! of a game the last run did not finish).
+
+use super::Rng;
+use crate::engine::options::RESIGN_VALUE;
+use crate::engine::{Engine, EngineOptions};
+use crate::records::packed_sfen::{PackedSfenValue, RECORD_BYTES, move_to_psv, pack};
+use crate::search::{BestMove, Limits, NullReporter, Reporter, Score, SearchInfo};
+use crate::shogi::{Color, JudgeOptions, Move, Position, Referee};
+use parking_lot::Mutex;
+use std::io::{Seek, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The balanced opening lines of the matches (`startpos moves ...`, 16-24 plies each).
+pub const OPENINGS: &str = include_str!("../../tests/data/openings_public.txt");
+/// The shortest prefix of an opening line a game starts from.
+pub const MIN_OPENING_PLIES: usize = 8;
+/// Random moves are chosen among those within this of the best (centipawns).
+pub const RANDOM_MARGIN: i32 = 100;
+/// Positions whose score is beyond this are not kept (centipawns).
+pub const SCORE_CAP: i32 = 3000;
+/// A search score beyond this ends the game: a win for the side ahead.
+pub const ADJUDICATE: i32 = 4000;
+
+#[derive(Clone, Debug)]
+pub struct GensfenOptions {
+    pub games: u64,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Depth per move instead of nodes, when set.
+    pub depth: Option<i32>,
+    pub threads: usize,
+    pub seed: u64,
+    pub random_plies: u32,
+    /// Positions from this game ply on are not kept, and a game that reaches it is drawn.
+    pub max_ply: u32,
+    /// The engine each game thread plays with (its evaluation, `EvalDir`, is the teacher).
+    pub engine: EngineOptions,
+}
+
+impl Default for GensfenOptions {
+    fn default() -> Self {
+        GensfenOptions {
+            games: 100,
+            nodes: 5000,
+            depth: None,
+            threads: 1,
+            seed: 1,
+            random_plies: 4,
+            max_ply: 320,
+            engine: EngineOptions { hash_mib: 16, ..EngineOptions::default() },
+        }
+    }
+}
+
+/// A position of a game, before its result is known.
+struct Sample {
+    packed: [u8; 32],
+    score: i32,
+    mv: Move,
+    game_ply: u32,
+    side: Color,
+}
+
+/// Whether a position enters the data (see the module doc).
+pub fn keep(pos: &Position, mv: Move, score: i32, ply_after_random: bool, max_ply: u32) -> bool {
+    ply_after_random
+        && !pos.in_check()
+        && !mv.is_promotion()
+        && (mv.is_drop() || pos.piece_on(mv.to()).is_empty())
+        && pos.game_ply() < max_ply
+        && score.abs() <= SCORE_CAP
+}
+
+/// Keeps the last report of every MultiPV line (for the random moves).
+#[derive(Default)]
+struct Lines(parking_lot::Mutex<Vec<(usize, i32, Move)>>);
+
+impl Reporter for Lines {
+    fn info(&self, info: &SearchInfo) {
+        let score = match info.score {
+            Score::Cp(v) => v,
+            Score::Mate(n) if n > 0 => 30_000 - n,
+            Score::Mate(n) => -30_000 - n,
+        };
+        if let Some(&m) = info.pv.first() {
+            let mut v = self.0.lock();
+            v.retain(|(k, _, _)| *k != info.multipv);
+            v.push((info.multipv, score, m));
+        }
+    }
+    fn bestmove(&self, _: &BestMove, _: Option<i32>) {}
+    fn message(&self, _: &str) {}
+}
+
+/// The start of game `g`: a prefix of an opening line.
+fn opening(rng: &mut Rng) -> Position {
+    let lines: Vec<&str> = OPENINGS.lines().filter(|l| l.starts_with("startpos")).collect();
+    let line = lines[(rng.next() % lines.len() as u64) as usize];
+    let moves: Vec<&str> = line.split_whitespace().skip(2).collect();
+    let take = MIN_OPENING_PLIES + (rng.next() % (moves.len().saturating_sub(MIN_OPENING_PLIES) + 1) as u64) as usize;
+    let mut pos = Position::startpos();
+    for m in moves.iter().take(take) {
+        match pos.parse_usi_move(m) {
+            Ok(mv) => pos.do_move(mv),
+            Err(_) => break, // the lines are checked by the tests; a bad one just ends early
+        }
+    }
+    pos
+}
+
+/// Plays one game; returns its kept positions and the winner (`None` for a draw).
+fn play_game(opts: &GensfenOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec<Sample>, Option<Color>) {
+    let mut pos = opening(rng);
+    let mut referee = Referee::new(&pos, JudgeOptions::default());
+    let mut samples = Vec::new();
+    let _ = engine.new_game(Box::new(|| {}));
+    let mut played = 0u32;
+    loop {
+        if pos.game_ply() >= opts.max_ply {
+            return (samples, None);
+        }
+        let random = played < opts.random_plies;
+        engine.options.multipv = if random { 4 } else { 1 };
+        let lines = Arc::new(Lines::default());
+        let reporter: Arc<dyn Reporter> = if random { lines.clone() } else { Arc::new(NullReporter) };
+        let limits = match opts.depth {
+            Some(d) => Limits { depth: Some(d), ..Default::default() },
+            None => Limits { nodes: Some(opts.nodes), ..Default::default() },
+        };
+        let result = engine.search(pos.clone(), limits, reporter);
+        let us = pos.side_to_move();
+        let (mut mv, score) = match result.best {
+            BestMove::Resign => return (samples, Some(!us)),
+            BestMove::Win => return (samples, Some(us)),
+            BestMove::Move { mv, .. } => (mv, result.score.unwrap_or(0)),
+        };
+        if random {
+            let l = lines.0.lock();
+            let best = l.iter().map(|x| x.1).max().unwrap_or(score);
+            let near: Vec<Move> = l.iter().filter(|x| x.1 >= best - RANDOM_MARGIN).map(|x| x.2).collect();
+            if !near.is_empty() {
+                mv = near[(rng.next() % near.len() as u64) as usize];
+            }
+        } else if score.abs() >= ADJUDICATE {
+            return (samples, Some(if score > 0 { us } else { !us }));
+        }
+        if keep(&pos, mv, score, !random, opts.max_ply)
+            && let Ok(packed) = pack(&pos)
+        {
+            samples.push(Sample { packed, score, mv, game_ply: pos.game_ply(), side: us });
+        }
+        pos.do_move(mv);
+        played += 1;
+        if let Some(winner) = referee.after_move(&pos).and_then(|v| v.winner(pos.side_to_move())) {
+            return (samples, winner);
+        }
+    }
+}
+
+/// The records of a finished game.
+fn records(samples: &[Sample], winner: Option<Color>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(samples.len() * RECORD_BYTES);
+    for s in samples {
+        let result = match winner {
+            None => 0,
+            Some(w) if w == s.side => 1,
+            Some(_) => -1,
+        };
+        let rec = PackedSfenValue {
+            sfen: s.packed,
+            score: s.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            mv: move_to_psv(s.mv),
+            game_ply: s.game_ply.min(u16::MAX as u32) as u16,
+            result,
+        };
+        out.extend_from_slice(&rec.to_bytes());
+    }
+    out
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GensfenReport {
+    /// Games finished in the file (this run's and earlier runs').
+    pub games: u64,
+    /// Records in the file.
+    pub records: u64,
+    /// Games played by this run.
+    pub played: u64,
+}
+
+/// The progress of a file: games finished and bytes written for them.
+fn read_progress(path: &str) -> (u64, u64) {
+    let text = std::fs::read_to_string(format!("{path}.progress")).unwrap_or_default();
+    let mut it = text.split_whitespace().map(|t| t.parse::<u64>().unwrap_or(0));
+    (it.next().unwrap_or(0), it.next().unwrap_or(0))
+}
+
+fn write_progress(path: &str, games: u64, bytes: u64) -> std::io::Result<()> {
+    let tmp = format!("{path}.progress.tmp");
+    std::fs::write(&tmp, format!("{games} {bytes}\n"))?;
+    std::fs::rename(tmp, format!("{path}.progress"))
+}
+
+/// Plays games `done..opts.games` (`done` from the file's progress) on `opts.threads`
+/// threads, appending their records to `path`. `on_game` is told the games and records after
+/// each game.
+pub fn run(opts: &GensfenOptions, path: &str, on_game: impl Fn(u64, u64) + Sync) -> std::io::Result<GensfenReport> {
+    let (done, bytes) = read_progress(path);
+    let mut file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(path)?;
+    // Cut off what a run stopped in the middle of a game left behind.
+    file.set_len(bytes)?;
+    file.seek(std::io::SeekFrom::End(0))?;
+    let out = Mutex::new((file, done, bytes));
+    let next_game = AtomicU64::new(done);
+    let played = AtomicU64::new(0);
+    let error: Mutex<Option<std::io::Error>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..opts.threads.max(1) {
+            s.spawn(|| {
+                let engine_options = EngineOptions {
+                    // Every game is played out (clear results are adjudicated).
+                    resign_value: RESIGN_VALUE.range().1 as i32,
+                    threads: 1,
+                    ..opts.engine.clone()
+                };
+                let mut engine = Engine::with_options(engine_options);
+                // Reads the teacher network (`EvalDir`), checked by the caller.
+                engine.prepare_and_wait();
+                loop {
+                    let g = next_game.fetch_add(1, Ordering::Relaxed);
+                    if g >= opts.games || error.lock().is_some() {
+                        break;
+                    }
+                    let mut rng = Rng::new(opts.seed, g);
+                    let (samples, winner) = play_game(opts, &mut rng, &mut engine);
+                    let bytes = records(&samples, winner);
+                    let mut o = out.lock();
+                    let (file, games, written) = &mut *o;
+                    let r = file.write_all(&bytes).and_then(|_| file.flush()).and_then(|_| {
+                        *games += 1;
+                        *written += bytes.len() as u64;
+                        write_progress(path, *games, *written)
+                    });
+                    if let Err(e) = r {
+                        *error.lock() = Some(e);
+                        break;
+                    }
+                    played.fetch_add(1, Ordering::Relaxed);
+                    on_game(*games, *written / RECORD_BYTES as u64);
+                }
+            });
+        }
+    });
+    if let Some(e) = error.into_inner() {
+        return Err(e);
+    }
+    let (_, games, written) = out.into_inner();
+    Ok(GensfenReport { games, records: written / RECORD_BYTES as u64, played: played.load(Ordering::Relaxed) })
+}
