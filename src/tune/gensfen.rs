@@ -116,9 +116,9 @@ impl Reporter for Lines {
 /// The start of game `g`: a prefix of an opening line.
 fn opening(rng: &mut Rng) -> Position {
     let lines: Vec<&str> = OPENINGS.lines().filter(|l| l.starts_with("startpos")).collect();
-    let line = lines[(rng.next() % lines.len() as u64) as usize];
+    let line = lines[(rng.next_u64() % lines.len() as u64) as usize];
     let moves: Vec<&str> = line.split_whitespace().skip(2).collect();
-    let take = MIN_OPENING_PLIES + (rng.next() % (moves.len().saturating_sub(MIN_OPENING_PLIES) + 1) as u64) as usize;
+    let take = MIN_OPENING_PLIES + (rng.next_u64() % (moves.len().saturating_sub(MIN_OPENING_PLIES) + 1) as u64) as usize;
     let mut pos = Position::startpos();
     for m in moves.iter().take(take) {
         match pos.parse_usi_move(m) {
@@ -160,7 +160,7 @@ fn play_game(opts: &GensfenOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec<
             let best = l.iter().map(|x| x.1).max().unwrap_or(score);
             let near: Vec<Move> = l.iter().filter(|x| x.1 >= best - RANDOM_MARGIN).map(|x| x.2).collect();
             if !near.is_empty() {
-                mv = near[(rng.next() % near.len() as u64) as usize];
+                mv = near[(rng.next_u64() % near.len() as u64) as usize];
             }
         } else if score.abs() >= ADJUDICATE {
             return (samples, Some(if score > 0 { us } else { !us }));

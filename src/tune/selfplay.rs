@@ -96,7 +96,7 @@ fn play_game(opts: &SelfPlayOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec
             let best = l.iter().map(|x| x.1).max().unwrap_or(score);
             let near: Vec<Move> = l.iter().filter(|x| x.1 >= best - 60).map(|x| x.2).collect();
             if !near.is_empty() {
-                mv = near[(rng.next() % near.len() as u64) as usize];
+                mv = near[(rng.next_u64() % near.len() as u64) as usize];
             }
         }
         // Adjudicate clear results to save time.
