@@ -101,8 +101,26 @@ fn scripts_searching_positions_end_with_a_legal_move() {
 /// test) and the start of the last line it prints when it ran to the end (and, for the match
 /// and soak runners, found nothing wrong). They need `python3` with `cshogi`
 /// (`pip install cshogi`; `.ci/run` installs it).
-const PYTHON_TOOLS: [(&str, &[&str], &str); 5] = [
+const PYTHON_TOOLS: [(&str, &[&str], &str); 7] = [
     ("latency.py", &["--engine", "ENGINE", "--runs", "1"], "quit "),
+    (
+        "nps.py",
+        &[
+            "--engine",
+            "ENGINE",
+            "--reference",
+            "ENGINE",
+            "--movetime",
+            "100",
+            "--rounds",
+            "1",
+            "--positions",
+            "tests/data/scripts/nps_positions.txt",
+        ],
+        "nps ",
+    ),
+    // Two records of gensfen's format, written by hand from the start position.
+    ("psv_dump.py", &["tests/data/scripts/two.psv"], "records: 2, illegal moves: 0"),
     // The second half of a 4-game run: one opening line, both colours.
     (
         "match.py",

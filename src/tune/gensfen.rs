@@ -118,7 +118,8 @@ fn opening(rng: &mut Rng) -> Position {
     let lines: Vec<&str> = OPENINGS.lines().filter(|l| l.starts_with("startpos")).collect();
     let line = lines[(rng.next_u64() % lines.len() as u64) as usize];
     let moves: Vec<&str> = line.split_whitespace().skip(2).collect();
-    let take = MIN_OPENING_PLIES + (rng.next_u64() % (moves.len().saturating_sub(MIN_OPENING_PLIES) + 1) as u64) as usize;
+    let take =
+        MIN_OPENING_PLIES + (rng.next_u64() % (moves.len().saturating_sub(MIN_OPENING_PLIES) + 1) as u64) as usize;
     let mut pos = Position::startpos();
     for m in moves.iter().take(take) {
         match pos.parse_usi_move(m) {

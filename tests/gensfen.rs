@@ -1,0 +1,112 @@
+//! `hayate gensfen`: its records read back by an independent decoder (cshogi, through
+//! usi-scripts/psv_dump.py) as the positions hayate decodes and played, with legal moves;
+//! which positions are kept; runs that continue a file give the games a single run gives.
+
+use hayate::records::packed_sfen::{PackedSfenValue, RECORD_BYTES, move_from_psv};
+use hayate::tune::gensfen::{MIN_OPENING_PLIES, SCORE_CAP};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hayate-gensfen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn gensfen(out: &Path, games: u64, threads: usize) {
+    let status = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(["gensfen", "--nodes", "300", "--seed", "5", "--quiet"])
+        .args(["--games", &games.to_string(), "--threads", &threads.to_string()])
+        .arg("--out")
+        .arg(out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+fn records(path: &Path) -> Vec<PackedSfenValue> {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(bytes.len() % RECORD_BYTES, 0);
+    bytes.chunks_exact(RECORD_BYTES).map(|c| PackedSfenValue::from_bytes(c.try_into().unwrap())).collect()
+}
+
+#[test]
+fn records_are_the_positions_played_and_cshogi_reads_them_alike() {
+    let out = temp("three.psv");
+    gensfen(&out, 3, 2);
+    let recs = records(&out);
+    assert!(recs.len() > 30, "{} records", recs.len());
+    // Decoded by hayate: legal moves, the kept positions' properties.
+    let mut ours = Vec::new();
+    for r in &recs {
+        let pos = r.position().expect("a valid position");
+        let mv = move_from_psv(r.mv).expect("a move");
+        assert!(pos.is_legal(mv), "{} {mv}", pos.to_sfen());
+        assert!(!pos.in_check() && !mv.is_promotion() && (mv.is_drop() || pos.piece_on(mv.to()).is_empty()));
+        assert!((r.score as i32).abs() <= SCORE_CAP && [-1, 0, 1].contains(&r.result));
+        assert!(r.game_ply as usize > MIN_OPENING_PLIES);
+        let sfen: Vec<String> = pos.to_sfen().split(' ').take(3).map(String::from).collect();
+        ours.push((sfen.join(" "), mv.to_string(), pos, mv));
+    }
+    // The positions a game played: a record followed by one of the next ply is the position
+    // after its move (results of one game alternate in sign).
+    let mut chained = 0;
+    for (i, w) in recs.windows(2).enumerate() {
+        if w[1].game_ply == w[0].game_ply + 1 {
+            let mut after = ours[i].2.clone();
+            after.do_move(ours[i].3);
+            assert_eq!(after.key(), ours[i + 1].2.key());
+            assert_eq!(w[0].result, -w[1].result);
+            chained += 1;
+        }
+    }
+    assert!(chained > recs.len() / 2, "{chained} of {}", recs.len());
+    // Decoded by cshogi.
+    let dump = Command::new("python3")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/usi-scripts/psv_dump.py"))
+        .arg(&out)
+        .output()
+        .expect("python3 with cshogi (pip install cshogi)");
+    assert!(dump.status.success(), "{}", String::from_utf8_lossy(&dump.stderr));
+    let text = String::from_utf8(dump.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.last().copied(), Some(format!("records: {}, illegal moves: 0", recs.len()).as_str()));
+    for (line, (sfen, mv, _, _)) in lines.iter().zip(&ours) {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!((f[0], f[1], f[5]), (sfen.as_str(), mv.as_str(), "1"), "{line}");
+    }
+}
+
+#[test]
+fn a_continued_run_gives_the_games_of_a_single_run() {
+    let once = temp("once.psv");
+    gensfen(&once, 4, 1);
+    let twice = temp("twice.psv");
+    gensfen(&twice, 2, 2);
+    gensfen(&twice, 4, 2);
+    assert_eq!(std::fs::read_to_string(format!("{}.progress", twice.display())).unwrap().split(' ').next(), Some("4"));
+    let count = |recs: Vec<PackedSfenValue>| {
+        let mut m: HashMap<[u8; RECORD_BYTES], usize> = HashMap::new();
+        for r in recs {
+            *m.entry(r.to_bytes()).or_default() += 1;
+        }
+        m
+    };
+    // Game g depends on the seed and g alone, so the files hold the same records.
+    assert_eq!(count(records(&once)), count(records(&twice)));
+}
+
+/// Two records written by cshogi (tests/data/scripts/two.psv: the start position with 7g7f,
+/// then 3c3d): hayate packs the same positions to the same bytes and reads the same moves.
+#[test]
+fn packing_matches_cshogi_bit_for_bit() {
+    let recs = records(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/scripts/two.psv")));
+    let mut pos = hayate::shogi::Position::startpos();
+    for (r, usi) in recs.iter().zip(["7g7f", "3c3d"]) {
+        assert_eq!(hayate::records::packed_sfen::pack(&pos).unwrap(), r.sfen);
+        let mv = move_from_psv(r.mv).unwrap();
+        assert_eq!(mv.to_string(), usi);
+        pos.do_move(mv);
+    }
+}
