@@ -12,8 +12,18 @@ use std::time::Instant;
 #[derive(clap::Args, Debug)]
 pub struct GensfenArgs {
     /// Games in the file when done (a file with games already is continued).
-    #[arg(long)]
-    games: u64,
+    #[arg(long, required_unless_present = "from_games")]
+    games: Option<u64>,
+    /// Instead of playing: the positions of recorded games (CSA) with the scores of the player
+    /// `--scores-of` and the games' results.
+    #[arg(long, num_args = 1.., conflicts_with = "games")]
+    from_games: Vec<String>,
+    /// Whose recorded scores are kept (player name prefix), with --from-games.
+    #[arg(long, default_value = crate::tune::SCORER)]
+    scores_of: String,
+    /// Opening plies of --from-games records left out.
+    #[arg(long, default_value_t = crate::tune::SKIP_PLIES)]
+    skip_plies: usize,
     /// Nodes searched per move.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
@@ -49,6 +59,10 @@ pub struct GensfenArgs {
 }
 
 pub fn run(args: GensfenArgs) -> Result<(), CliError> {
+    if !args.from_games.is_empty() {
+        return from_games(&args);
+    }
+    let games = args.games.unwrap_or_default();
     let engine = EngineOptions {
         hash_mib: args.hash,
         eval_dir: args.eval_dir.clone().unwrap_or_default(),
@@ -61,7 +75,7 @@ pub fn run(args: GensfenArgs) -> Result<(), CliError> {
         crate::nnue::Network::load(&path).map_err(|e| CliError::Data(e.to_string()))?;
     }
     let opts = GensfenOptions {
-        games: args.games,
+        games,
         nodes: args.nodes,
         depth: args.depth,
         threads: args.threads,
@@ -73,7 +87,7 @@ pub fn run(args: GensfenArgs) -> Result<(), CliError> {
     let bar = if args.quiet || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
     } else {
-        let bar = indicatif::ProgressBar::new(args.games);
+        let bar = indicatif::ProgressBar::new(games);
         let style = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})  {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
         bar.set_style(style);
@@ -93,6 +107,27 @@ pub fn run(args: GensfenArgs) -> Result<(), CliError> {
         report.records,
         args.out,
         start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `--from-games`: recorded games to records, written to `--out` (replacing it).
+fn from_games(args: &GensfenArgs) -> Result<(), CliError> {
+    let mut games = Vec::new();
+    for path in &args.from_games {
+        let bytes = std::fs::read(path).map_err(|err| CliError::File { path: path.clone(), err })?;
+        let text = crate::records::decode(&bytes).map_err(|e| CliError::Data(format!("{path}: {e}")))?;
+        for (i, g) in crate::records::csa::parse_all(&text).into_iter().enumerate() {
+            games.push(g.map_err(|e| CliError::Data(format!("{path}: game {}: {e}", i + 1)))?);
+        }
+    }
+    let (bytes, used) = gensfen::records_from_games(&games, &args.scores_of, args.skip_plies);
+    std::fs::write(&args.out, &bytes).map_err(|err| CliError::File { path: args.out.clone(), err })?;
+    eprintln!(
+        "{} positions of {used} games (of {}) in {}",
+        bytes.len() / crate::records::packed_sfen::RECORD_BYTES,
+        games.len(),
+        args.out
     );
     Ok(())
 }

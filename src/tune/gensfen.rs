@@ -211,6 +211,35 @@ pub struct GensfenReport {
     pub played: u64,
 }
 
+/// Records of played games (CSA files such as `data/games-vs-fsf/*.csa`): the positions
+/// after `skip_plies` where the player whose name starts with `scorer` was to move and wrote
+/// a score (`'** ...` comments), kept by the same rule as self-play (`keep`), with the game's
+/// result. Games without a result are left out. Returns the records and the games used.
+pub fn records_from_games(games: &[crate::records::Game], scorer: &str, skip_plies: usize) -> (Vec<u8>, usize) {
+    let mut out = Vec::new();
+    let mut used = 0;
+    for game in games {
+        let (Some(winner), Some(side)) = (super::outcome(game), super::player_named(game, scorer)) else { continue };
+        used += 1;
+        let mut samples = Vec::new();
+        let mut pos = game.start.clone();
+        for (ply, &mv) in game.moves.iter().enumerate() {
+            let score = game.scores.get(ply).copied().flatten().filter(|_| pos.side_to_move() == side);
+            if let Some(black_view) = score {
+                let score = if side == Color::Black { black_view } else { -black_view };
+                if keep(&pos, mv, score, ply >= skip_plies, u32::MAX)
+                    && let Ok(packed) = pack(&pos)
+                {
+                    samples.push(Sample { packed, score, mv, game_ply: pos.game_ply(), side });
+                }
+            }
+            pos.do_move(mv);
+        }
+        out.extend(records(&samples, winner));
+    }
+    (out, used)
+}
+
 /// The progress of a file: games finished and bytes written for them.
 fn read_progress(path: &str) -> (u64, u64) {
     let text = std::fs::read_to_string(format!("{path}.progress")).unwrap_or_default();

@@ -74,7 +74,7 @@ pub fn samples_from_csa(text: &str, skip_plies: usize, scorer: &str) -> Result<(
 
 /// The colour of the player whose name starts with `prefix` (Black's first; None for an
 /// empty prefix or no such player).
-fn player_named(game: &Game, prefix: &str) -> Option<Color> {
+pub fn player_named(game: &Game, prefix: &str) -> Option<Color> {
     let named = |name: &Option<String>| !prefix.is_empty() && name.as_deref().is_some_and(|n| n.starts_with(prefix));
     if named(&game.black) {
         Some(Color::Black)
