@@ -1,6 +1,6 @@
 //! The engine and the ending rules over USI: declarations, perpetual check, repetition.
 
-mod common;
+use crate::common;
 
 use common::{Engine, bestmove_of};
 use hayate::shogi::Position;
@@ -17,6 +17,7 @@ fn go(e: &mut Engine, position: &str, go: &str) -> String {
 
 #[test]
 fn valid_declaration_answers_win_and_invalid_one_plays_on() {
+    let _cpu = crate::common::shared();
     let mut e = Engine::start();
     e.handshake();
     // 28 points, 10 pieces in the zone, king on 5b: Black wins by declaring (CSA 27 rule).
@@ -41,6 +42,7 @@ fn valid_declaration_answers_win_and_invalid_one_plays_on() {
 
 #[test]
 fn try_rule_plays_the_try() {
+    let _cpu = crate::common::shared();
     let mut e = Engine::start();
     e.handshake();
     e.send("setoption name EnteringKingRule value TryRule");
@@ -50,6 +52,7 @@ fn try_rule_plays_the_try() {
 
 #[test]
 fn avoids_losing_by_perpetual_check() {
+    let _cpu = crate::common::shared();
     // White king chased by a dragon; Black has checked on every move. Repeating the check
     // 8c9c now would make the position occur a fourth time: Black would lose.
     let start = "k8/9/+R8/9/9/9/9/9/8K w - 2";
@@ -67,6 +70,7 @@ fn avoids_losing_by_perpetual_check() {
 
 #[test]
 fn takes_the_repetition_when_it_is_the_best_result() {
+    let _cpu = crate::common::shared();
     // White is a rook and a bishop down. Both kings have shuffled so that White's 4b5a
     // repeats the start position for the fourth time: a draw, far better than playing on.
     let start = "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b RB 1";
@@ -87,6 +91,7 @@ fn takes_the_repetition_when_it_is_the_best_result() {
 
 #[test]
 fn winning_side_avoids_the_repetition() {
+    let _cpu = crate::common::shared();
     // The mirror case: Black, a rook and a bishop up, could repeat the start position a fourth
     // time with 4h5i; it plays on instead.
     let start = "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w RB 1";
@@ -105,6 +110,7 @@ fn winning_side_avoids_the_repetition() {
 
 #[test]
 fn move_limit_is_a_draw_in_search() {
+    let _cpu = crate::common::shared();
     // Down a rook and a bishop, White is glad to reach the move limit: with MaxMovesToDraw the
     // engine scores the position after its move as a draw (cp 0), not as the material deficit.
     let mut e = Engine::start();

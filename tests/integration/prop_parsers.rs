@@ -174,21 +174,25 @@ proptest! {
 
     #[test]
     fn random_usi_lines_never_panic(line in any::<String>()) {
+        let _cpu = crate::common::shared();
         exercise(&line)?;
     }
 
     #[test]
     fn random_ascii_usi_lines_never_panic(line in "[ -~]{0,120}") {
+        let _cpu = crate::common::shared();
         exercise(&line)?;
     }
 
     #[test]
     fn mutated_usi_lines_never_panic(line in mutated(USI_LINES)) {
+        let _cpu = crate::common::shared();
         exercise(&line)?;
     }
 
     #[test]
     fn random_sfens_never_panic(s in any::<String>()) {
+        let _cpu = crate::common::shared();
         if let Ok(p) = Position::from_sfen(&s) {
             check_position(&p)?;
         }
@@ -196,6 +200,7 @@ proptest! {
 
     #[test]
     fn shaped_sfens_never_panic(s in "([1-9plnsgbrkPLNSGBRK+]{1,11}/){8}[1-9plnsgbrkPLNSGBRK+]{1,11} [bw] [-0-9plnsgbrPLNSGBR]{1,8}( [0-9]{1,7})?") {
+        let _cpu = crate::common::shared();
         if let Ok(p) = Position::from_sfen(&s) {
             check_position(&p)?;
         }
@@ -205,6 +210,7 @@ proptest! {
     /// run over positions no game would reach.
     #[test]
     fn random_boards(sfen in random_board()) {
+        let _cpu = crate::common::shared();
         if let Ok(p) = Position::from_sfen(&sfen) {
             check_position(&p)?;
         }
@@ -212,6 +218,7 @@ proptest! {
 
     #[test]
     fn mutated_sfens_never_panic(s in mutated(SFENS)) {
+        let _cpu = crate::common::shared();
         if let Ok(p) = Position::from_sfen(&s) {
             check_position(&p)?;
         }
@@ -219,6 +226,7 @@ proptest! {
 
     #[test]
     fn option_values_never_panic(i in 0..OPTIONS.len() + 1, value in proptest::option::of(any::<String>())) {
+        let _cpu = crate::common::shared();
         let name = OPTIONS.get(i).map_or("NoSuchOption", |o| o.name);
         let mut o = EngineOptions::default();
         if o.set(name, value.as_deref()).is_ok() {
@@ -230,6 +238,7 @@ proptest! {
 
     #[test]
     fn input_bytes_become_lines(bytes in prop::collection::vec(any::<u8>(), 0..600), max in 1usize..64) {
+        let _cpu = crate::common::shared();
         let mut r = LineReader::with_limit(std::io::BufReader::with_capacity(7, &bytes[..]), max);
         let mut lines = 0;
         while let Some(l) = r.next_line().expect("reading a slice cannot fail") {
@@ -276,6 +285,7 @@ proptest! {
     fn protocol_loop_survives_random_scripts(
         lines in prop::collection::vec(prop_oneof![mutated(USI_LINES), any::<String>()], 0..40)
     ) {
+        let _cpu = crate::common::shared();
         let mut script = String::from("setoption name USI_Hash value 1\n");
         let mut readies = 0;
         for l in lines {
@@ -514,6 +524,7 @@ proptest! {
     /// list or a typed error, whatever the format it is forced to read them as.
     #[test]
     fn damaged_game_records_never_panic(bytes in damaged_record()) {
+        let _cpu = crate::common::shared();
         use hayate::records::{self as formats, Format};
         let Ok(text) = formats::decode(&bytes) else { return Ok(()) };
         let formats = [None, Some(Format::Kif), Some(Format::Ki2), Some(Format::Csa), Some(Format::Jkf), Some(Format::Usi), Some(Format::Sfen)];
@@ -526,6 +537,7 @@ proptest! {
     /// and as whatever the detection makes of them.
     #[test]
     fn mutated_jkf_never_panics(text in mutated_jkf()) {
+        let _cpu = crate::common::shared();
         use hayate::records::Format;
         check_parsed(&text, Some(Format::Jkf))?;
         check_parsed(&text, None)?;
@@ -533,6 +545,7 @@ proptest! {
 
     #[test]
     fn random_text_as_jkf_never_panics(text in any::<String>()) {
+        let _cpu = crate::common::shared();
         use hayate::records::Format;
         check_parsed(&text, Some(Format::Jkf))?;
         check_parsed(&format!("{{{text}"), None)?;

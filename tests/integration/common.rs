@@ -6,8 +6,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-/// Timing-sensitive tests run alone: they take this lock exclusively, the other tests of the
-/// same file take it shared, so no other engine of the file searches while a clock is measured.
+/// Timing-sensitive tests run alone: they take this lock exclusively, every other test takes it
+/// shared, so nothing else runs while a clock is measured.
 static CPU: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
 /// For tests that measure time.

@@ -33,6 +33,7 @@ fn records(path: &Path) -> Vec<PackedSfenValue> {
 
 #[test]
 fn records_are_the_positions_played_and_cshogi_reads_them_alike() {
+    let _cpu = crate::common::shared();
     let out = temp("three.psv");
     gensfen(&out, 3, 2);
     let recs = records(&out);
@@ -80,6 +81,7 @@ fn records_are_the_positions_played_and_cshogi_reads_them_alike() {
 
 #[test]
 fn a_continued_run_gives_the_games_of_a_single_run() {
+    let _cpu = crate::common::shared();
     let once = temp("once.psv");
     gensfen(&once, 4, 1);
     let twice = temp("twice.psv");
@@ -101,6 +103,7 @@ fn a_continued_run_gives_the_games_of_a_single_run() {
 /// then 3c3d): hayate packs the same positions to the same bytes and reads the same moves.
 #[test]
 fn packing_matches_cshogi_bit_for_bit() {
+    let _cpu = crate::common::shared();
     let recs = records(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/scripts/two.psv")));
     let mut pos = hayate::shogi::Position::startpos();
     for (r, usi) in recs.iter().zip(["7g7f", "3c3d"]) {

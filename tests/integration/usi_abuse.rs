@@ -3,7 +3,7 @@
 //! must answer every one with at most an `info string` (plus the answer a GUI waits for),
 //! keep going, and stay responsive (`stop` within 20 ms, `quit` within 100 ms).
 
-mod common;
+use crate::common;
 
 use common::{Engine, assert_legal_bestmove, bestmove_of};
 use hayate::shogi::Position;
@@ -13,9 +13,8 @@ const T: Duration = Duration::from_secs(20);
 
 /// The tests of this file run one at a time: several assert timings (20 ms, 100 ms), which
 /// the load of the others would distort on a small machine.
-fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+fn one_at_a_time() -> std::sync::RwLockWriteGuard<'static, ()> {
+    common::exclusive()
 }
 
 /// Deterministic pseudo-random numbers (xorshift64*), so a failure can be replayed.

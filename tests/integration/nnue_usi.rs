@@ -4,7 +4,7 @@
 //! `isready` and the engine keeps its evaluation; the search plays with the network, and
 //! positions it cannot evaluate (a tsume problem) still search.
 
-mod common;
+use crate::common;
 
 use common::{Engine, bestmove_of};
 use hayate::shogi::Position;

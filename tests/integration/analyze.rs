@@ -85,6 +85,7 @@ const BLUNDER_GAME: [&str; 11] =
 
 #[test]
 fn kif_in_shift_jis() {
+    let _cpu = crate::common::shared();
     let (recs, summary) = analyze_file("blunder_sjis.kif", &["--depth", "5"]);
     assert_eq!(recs.len(), 12, "11 moves: 12 positions");
     assert_eq!(played(&recs), BLUNDER_GAME);
@@ -114,6 +115,7 @@ fn kif_in_shift_jis() {
 
 #[test]
 fn ki2_reads_the_same_game() {
+    let _cpu = crate::common::shared();
     let (recs, summary) = analyze_file("blunder_sjis.ki2", &["--depth", "3"]);
     assert_eq!(played(&recs), BLUNDER_GAME);
     assert_eq!(summary["format"], "ki2");
@@ -124,6 +126,7 @@ fn ki2_reads_the_same_game() {
 
 #[test]
 fn kif_in_utf8_with_a_diagram_and_a_mate() {
+    let _cpu = crate::common::shared();
     let (recs, summary) = analyze_file("mate3_utf8.kifu", &["--depth", "5"]);
     assert_eq!(played(&recs), ["S*3b", "2a1b", "G*2c"]);
     assert_eq!(recs[0]["sfen"], "7kl/9/6P2/9/9/9/9/9/K8 b GS2r2b3g3s4n3l17p 1");
@@ -147,6 +150,7 @@ fn kif_in_utf8_with_a_diagram_and_a_mate() {
 
 #[test]
 fn csa_from_floodgate_with_multipv() {
+    let _cpu = crate::common::shared();
     let (recs, summary) = analyze_file("floodgate.csa", &["--depth", "3", "--multipv", "2"]);
     assert_eq!(recs.len(), 35);
     let moves = played(&recs);
@@ -169,6 +173,7 @@ fn csa_from_floodgate_with_multipv() {
 
 #[test]
 fn sfen_list_with_mates_and_a_finished_position() {
+    let _cpu = crate::common::shared();
     let (recs, summary) = analyze_file("positions.sfen", &["--depth", "5"]);
     assert_eq!(recs.len(), 5);
     check_legal(&recs);
@@ -187,6 +192,7 @@ fn sfen_list_with_mates_and_a_finished_position() {
 
 #[test]
 fn usi_game_from_stdin_detected_or_forced() {
+    let _cpu = crate::common::shared();
     let text = std::fs::read(data("blunder.usi")).unwrap();
     let (recs, summary) = records(&analyze(&["--nodes", "2000"], &text));
     assert_eq!(played(&recs), BLUNDER_GAME);
@@ -199,6 +205,7 @@ fn usi_game_from_stdin_detected_or_forced() {
 
 #[test]
 fn json_records_have_every_field() {
+    let _cpu = crate::common::shared();
     let (recs, _) = analyze_file("blunder.usi", &["--depth", "2", "--threads", "2"]);
     let keys = [
         "type",
@@ -236,6 +243,7 @@ fn json_records_have_every_field() {
 
 #[test]
 fn svg_plot_is_valid_svg() {
+    let _cpu = crate::common::shared();
     let dir = std::env::temp_dir().join(format!("hayate-analyze-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("eval.svg");
@@ -260,6 +268,7 @@ fn svg_plot_is_valid_svg() {
 
 #[test]
 fn text_output_is_a_table() {
+    let _cpu = crate::common::shared();
     let kif = data("blunder_sjis.kif");
     let out = analyze(&[kif.to_str().unwrap(), "--depth", "3", "--output", "text"], b"");
     assert!(out.status.success());
@@ -273,6 +282,7 @@ fn text_output_is_a_table() {
 
 #[test]
 fn bad_input_and_options_exit_2_with_a_message() {
+    let _cpu = crate::common::shared();
     let cases: Vec<(Vec<String>, Vec<u8>, &str)> = vec![
         (vec!["/nonexistent/game.kif".into()], vec![], "cannot read"),
         (vec![], b"hello world\n".to_vec(), "cannot tell the input format"),

@@ -53,6 +53,7 @@ fn result_word(format: Format, special: &str) -> Option<&'static str> {
 
 #[test]
 fn records_read_as_tsshogi_wrote_them() {
+    let _cpu = crate::common::shared();
     for (name, f) in facts() {
         let (format, game) = read_game(&name);
         let ext = name.rsplit('.').next().unwrap();
@@ -107,6 +108,7 @@ fn analyze_file(name: &str) -> (Vec<Value>, Value) {
 
 #[test]
 fn sennichite_ends_in_draw_repetition_and_is_not_searched() {
+    let _cpu = crate::common::shared();
     for (name, format) in
         [("sennichite.kif", "kif"), ("sennichite.csa", "csa"), ("sennichite.jkf", "jkf"), ("sennichite.usi", "usi")]
     {
@@ -131,6 +133,7 @@ fn sennichite_ends_in_draw_repetition_and_is_not_searched() {
 
 #[test]
 fn jkf_and_usi_games_through_analyze() {
+    let _cpu = crate::common::shared();
     let (recs, summary) = analyze_file("even_game.jkf");
     assert_eq!(recs.len(), 13);
     assert_eq!((summary["format"].as_str(), summary["result"].as_str()), (Some("jkf"), Some("TORYO")));
@@ -159,6 +162,7 @@ fn jkf_and_usi_games_through_analyze() {
 
 #[test]
 fn game_ends_in_position_lists_and_declarations() {
+    let _cpu = crate::common::shared();
     // A list line's own moves are its history: the fourth occurrence is a game end.
     let cycle = " 2h3h 8b7b 3h2h 7b8b";
     let list = format!("startpos moves{}\nstartpos moves{}\n", cycle.repeat(2), cycle.repeat(3));
@@ -182,6 +186,7 @@ fn game_ends_in_position_lists_and_declarations() {
 
 #[test]
 fn bad_endings_and_bad_jkf_exit_2_with_a_message() {
+    let _cpu = crate::common::shared();
     let cases: [(&[u8], &str); 5] = [
         (b"position startpos moves 7g7f resign 3c3d\n", "'3c3d' after 'resign'"),
         (b"{\"header\":{},\"moves\":[{},\n", "bad JSON"),

@@ -179,6 +179,7 @@ impl XorShift {
 
 #[test]
 fn kingless_positions_match_the_reference_moves_and_perft() {
+    let _cpu = crate::common::shared();
     let records = load("kingless_legal_moves.jsonl");
     assert!(records.len() >= 250);
     let (mut black, mut white, mut in_check, mut perft3) = (0, 0, 0, 0);
@@ -223,6 +224,7 @@ fn kingless_positions_match_the_reference_moves_and_perft() {
 /// rsshogi 1.7.0; computed when the data file was made).
 #[test]
 fn kingless_perft() {
+    let _cpu = crate::common::shared();
     for (sfen, counts) in [
         ("4r4/9/9/9/4R4/9/9/9/4K4 w - 1", &[12u64, 217, 4049, 77_462][..]),
         ("8k/9/9/9/4r4/9/4B4/9/4L4 b - 1", &[15, 300, 5379, 130_076]),
@@ -241,6 +243,7 @@ fn kingless_perft() {
 /// `check_position`, do/undo restores SFEN and key, keys match a recompute.
 #[test]
 fn random_walks_from_kingless_positions_keep_the_invariants() {
+    let _cpu = crate::common::shared();
     let sfens: Vec<String> =
         load("kingless_legal_moves.jsonl").iter().map(|r| r["sfen"].as_str().unwrap().to_string()).collect();
     let errors = parallel(&sfens, |sfen| {
@@ -329,6 +332,7 @@ fn solve_problem(p: &Value) -> Solved {
 
 #[test]
 fn solves_the_kingless_mate_problems() {
+    let _cpu = crate::common::shared();
     let problems = load("kingless_mates_public.jsonl");
     assert_eq!(problems.len(), 477);
     let start = Instant::now();

@@ -84,6 +84,7 @@ fn check_do_undo(pos: &mut Position) -> Vec<String> {
 
 #[test]
 fn random_positions_legal_moves_and_perft() {
+    let _cpu = crate::common::shared();
     let records = load("random_positions_public.jsonl");
     assert_eq!(records.len(), 2000);
     let failures = parallel(&records, |r| {
@@ -131,6 +132,7 @@ const PERFT_LIMIT: u64 = 3_000_000_000;
 
 #[test]
 fn perft_known_counts() {
+    let _cpu = crate::common::shared();
     let records = load("perft_known.jsonl");
     assert_eq!(records.len(), 60);
     // One job per (position, depth), biggest first so the cores finish together.
@@ -156,6 +158,7 @@ fn perft_known_counts() {
 
 #[test]
 fn perft_known_divide_and_move_lists() {
+    let _cpu = crate::common::shared();
     let records = load("perft_known.jsonl");
     let mut failures = Vec::new();
     for r in &records {
@@ -206,6 +209,7 @@ fn perft_known_divide_and_move_lists() {
 /// games full of captures and drops.
 #[test]
 fn random_walks_keep_invariants() {
+    let _cpu = crate::common::shared();
     let mut rng: u64 = 0x1234_5678_9abc_def1;
     let mut next = || {
         rng ^= rng << 13;

@@ -2,7 +2,7 @@
 //! commands, finishes the last search at end of input, prints its answer and exits. Every
 //! Python tool there runs to its final report.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -38,6 +38,7 @@ fn verdict(r: &Value, rule: EnteringKingRule) -> Verdict {
 
 #[test]
 fn every_public_ending_gets_the_expected_word() {
+    let _cpu = crate::common::shared();
     let recs = records();
     assert_eq!(recs.len(), 112);
     let mut failures = Vec::new();
@@ -66,6 +67,7 @@ fn every_public_ending_gets_the_expected_word() {
 
 #[test]
 fn declaration_counts_match_the_reference() {
+    let _cpu = crate::common::shared();
     for r in records().iter().filter(|r| r["category"] == "declaration") {
         let p = final_position(r);
         let c = p.impasse_count(p.side_to_move());
@@ -78,6 +80,7 @@ fn declaration_counts_match_the_reference() {
 /// The 24-point rules against the reference's `law24_result` (win >= 31, draw 24..30).
 #[test]
 fn twenty_four_point_rules() {
+    let _cpu = crate::common::shared();
     let mut checked = 0;
     for r in records().iter().filter(|r| r["category"] == "declaration") {
         let p = final_position(r);
@@ -97,6 +100,7 @@ fn twenty_four_point_rules() {
 
 #[test]
 fn twenty_seven_h_draws_below_the_win_threshold() {
+    let _cpu = crate::common::shared();
     // Black: king on 5b, 10 pieces in the zone, 27 points (one short of a win).
     let sfen = "3G1G3/3SKS3/B+P+P1+P1+P1R/9/9/9/9/9/4k4 b 9Prb2g2s4n4l5p 1";
     let p = Position::from_sfen(sfen).unwrap();
@@ -116,6 +120,7 @@ fn cli(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn judge_cli_words_and_errors() {
+    let _cpu = crate::common::shared();
     let (rc, out, _) = cli(&["--sfen", "7lk/9/8S/9/9/9/9/7L1/8K b P 1", "--moves", "P*1b"]);
     assert_eq!(rc, 0);
     let lines: Vec<&str> = out.lines().collect();

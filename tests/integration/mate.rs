@@ -152,6 +152,7 @@ fn walk_and_check(sfen: &str, seed: u64) -> WalkResult {
 
 #[test]
 fn mate_in_one_matches_brute_force_on_mate_problems() {
+    let _cpu = crate::common::shared();
     let problems = load("mate_problems_public.jsonl");
     let mut found = 0;
     for p in &problems {
@@ -166,6 +167,7 @@ fn mate_in_one_matches_brute_force_on_mate_problems() {
 
 #[test]
 fn mate_in_one_matches_brute_force_on_random_positions() {
+    let _cpu = crate::common::shared();
     let mut sfens: Vec<String> = Vec::new();
     for p in load("random_positions_public.jsonl") {
         sfens.push(p["sfen"].as_str().unwrap().to_string());
@@ -188,6 +190,7 @@ fn mate_in_one_matches_brute_force_on_random_positions() {
 
 #[test]
 fn mate_in_one_edge_cases() {
+    let _cpu = crate::common::shared();
     let cases: &[(&str, Option<&str>)] = &[
         // Gold drop supported by the silver.
         ("4k4/9/3S5/9/9/9/9/9/4K4 b G 1", Some("G*5b")),
@@ -244,6 +247,7 @@ fn solve_problem(p: &Value) -> Solved {
 
 #[test]
 fn solves_every_public_mate_problem_with_a_shortest_line() {
+    let _cpu = crate::common::shared();
     let problems = load("mate_problems_public.jsonl");
     let start = Instant::now();
     let results = parallel(&problems, solve_problem);

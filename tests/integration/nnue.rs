@@ -86,6 +86,7 @@ impl Rng {
 
 #[test]
 fn network_header_and_description() {
+    let _cpu = crate::common::shared();
     let net = net();
     assert!(net.architecture().starts_with("Features=HalfKP(Friend)[125388->256x2],Network="));
     assert_eq!(net.file_size(), 64_217_077);
@@ -98,6 +99,7 @@ fn network_header_and_description() {
 
 #[test]
 fn reference_evaluations_from_scratch() {
+    let _cpu = crate::common::shared();
     let refs = reference();
     assert_eq!(refs.len(), 500);
     for backend in backends() {
@@ -258,6 +260,7 @@ fn predecessors(target: &Position) -> Vec<(Position, Move, Step)> {
 
 #[test]
 fn reference_evaluations_after_an_incremental_step() {
+    let _cpu = crate::common::shared();
     let refs = reference();
     for backend in backends() {
         let mut wrong = Vec::new();
@@ -410,6 +413,7 @@ fn walk(backend: Backend, plies: usize, seed: u64) -> Counts {
 
 #[test]
 fn incremental_updates_equal_recomputation() {
+    let _cpu = crate::common::shared();
     let backend = Backend::detect();
     let c = walk(backend, 100_000, 0x9E37_79B9_7F4A_7C15);
     eprintln!("{} walk: {c:?}", backend.name());
@@ -428,6 +432,7 @@ fn incremental_updates_equal_recomputation() {
 
 #[test]
 fn other_backends_walk_agrees_too() {
+    let _cpu = crate::common::shared();
     // Shorter walks on the other paths (the long one runs on the detected backend).
     for backend in backends().into_iter().filter(|&b| b != Backend::detect()) {
         let c = walk(backend, 10_000, 12345);
@@ -437,6 +442,7 @@ fn other_backends_walk_agrees_too() {
 
 #[test]
 fn vector_backends_equal_scalar() {
+    let _cpu = crate::common::shared();
     let vector: Vec<Backend> = backends().into_iter().filter(|&b| b != Backend::Scalar).collect();
     if vector.is_empty() {
         eprintln!("this CPU has no AVX2: nothing to compare");
@@ -479,6 +485,7 @@ fn vector_backends_equal_scalar() {
 
 #[test]
 fn fv_scale_divides_like_the_reference() {
+    let _cpu = crate::common::shared();
     let (pos, _) = &reference()[0];
     let mut stack = AccumulatorStack::new();
     stack.reset(pos);
@@ -492,6 +499,7 @@ fn fv_scale_divides_like_the_reference() {
 
 #[test]
 fn positions_halfkp_cannot_evaluate() {
+    let _cpu = crate::common::shared();
     // Three rooks: no feature numbering for the third.
     let three_rooks = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 3R 1").unwrap();
     assert!(!can_evaluate(&three_rooks));
@@ -524,6 +532,7 @@ fn positions_halfkp_cannot_evaluate() {
 
 #[test]
 fn bad_files_are_distinct_errors() {
+    let _cpu = crate::common::shared();
     let raw = &fixture().0;
     let dir = std::env::temp_dir().join(format!("hayate-nnue-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -2,7 +2,7 @@
 //! candidates, only up to `BookMoves`), a malformed file is an error at `isready` and the engine
 //! plays on without a book, an illegal book move is never played.
 
-mod common;
+use crate::common;
 
 use common::{Engine, bestmove_of};
 use hayate::book::HEADER;

@@ -1,7 +1,7 @@
 //! `go mate` over USI against the release binary: the three standard answers, `stop`,
 //! `isready` and `quit` during a mate search.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use hayate::mate::verify_mate_line;
@@ -33,6 +33,7 @@ fn checked_line(sfen: &str, answer: &str) -> Vec<String> {
 
 #[test]
 fn go_mate_with_time_answers_the_shortest_mate() {
+    let _cpu = crate::common::shared();
     let mut e = Engine::start();
     e.handshake();
     e.send(&format!("position sfen {MATE_IN_7}"));
@@ -46,6 +47,7 @@ fn go_mate_with_time_answers_the_shortest_mate() {
 
 #[test]
 fn go_mate_answers_nomate_when_proven() {
+    let _cpu = crate::common::shared();
     let mut e = Engine::start();
     e.handshake();
     e.send(&format!("position sfen {NO_MATE}"));
@@ -59,6 +61,7 @@ fn go_mate_answers_nomate_when_proven() {
 
 #[test]
 fn go_mate_answers_timeout_when_time_runs_out() {
+    let _cpu = crate::common::shared();
     let mut e = Engine::start();
     e.handshake();
     e.send(&format!("position sfen {HARD}"));
@@ -74,6 +77,7 @@ fn go_mate_answers_timeout_when_time_runs_out() {
 
 #[test]
 fn go_mate_infinite_stops_on_stop_and_answers_isready_after() {
+    let _cpu = crate::common::shared();
     let mut e = Engine::start();
     e.handshake();
     e.send(&format!("position sfen {HARD}"));
@@ -98,6 +102,7 @@ fn go_mate_infinite_stops_on_stop_and_answers_isready_after() {
 
 #[test]
 fn a_new_position_stops_a_running_mate_search() {
+    let _cpu = crate::common::shared();
     let mut e = Engine::start();
     e.handshake();
     e.send(&format!("position sfen {HARD}"));
@@ -115,6 +120,7 @@ fn a_new_position_stops_a_running_mate_search() {
 
 #[test]
 fn quit_during_mate_search_exits_quickly() {
+    let _cpu = crate::common::shared();
     let mut e = Engine::start();
     e.handshake();
     e.send(&format!("position sfen {HARD}"));
@@ -138,6 +144,7 @@ fn cli(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn cli_prints_the_same_answers() {
+    let _cpu = crate::common::shared();
     let (code, out, _) = cli(&["mate", "--sfen", MATE_IN_7, "--time-ms", "5000"]);
     assert_eq!(code, 0);
     assert_eq!(checked_line(MATE_IN_7, out.trim()).len(), 7, "{out}");
@@ -161,6 +168,7 @@ fn cli_prints_the_same_answers() {
 
 #[test]
 fn cli_rejects_bad_input_with_status_2() {
+    let _cpu = crate::common::shared();
     for args in [
         &["mate", "--sfen", "9/9/9 b - 1"][..],
         &["mate", "--sfen", MATE_IN_7, "--moves", "7g7f"],
@@ -177,6 +185,7 @@ fn cli_rejects_bad_input_with_status_2() {
 /// shogiarena's form: `go mate nodes N` is a node limit (it used to be refused as a bad number).
 #[test]
 fn go_mate_nodes_is_a_node_limit() {
+    let _cpu = crate::common::shared();
     let mut e = Engine::start();
     e.handshake();
     e.send(&format!("position sfen {MATE_IN_7}"));

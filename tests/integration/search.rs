@@ -26,6 +26,7 @@ fn search_depth(sfen: &str, depth: i32) -> SearchOutcome {
 
 #[test]
 fn finds_mate_in_one() {
+    let _cpu = crate::common::shared();
     // Gold drop on 5b mates the king on 5a (supported by the silver on 4c).
     let r = search_depth("4k4/9/3S5/9/9/9/9/9/4K4 b G 1", 3);
     assert_eq!(r.score, Some(mate_in(1)));
@@ -37,12 +38,14 @@ fn finds_mate_in_one() {
 
 #[test]
 fn resigns_without_legal_moves() {
+    let _cpu = crate::common::shared();
     let r = search_depth("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1", 3);
     assert_eq!(r.best, BestMove::Resign);
 }
 
 #[test]
 fn does_not_walk_into_a_mate_beyond_its_depth() {
+    let _cpu = crate::common::shared();
     // From a game against Fairy-Stockfish (White to move): the build without root mate
     // probes played 4f3g here at depth 4 (and in the game), after which Black mates in 9
     // (N*4d 3b4a S*3b ...), far beyond the horizon of a depth-4 search.
@@ -61,6 +64,7 @@ fn does_not_walk_into_a_mate_beyond_its_depth() {
 
 #[test]
 fn a_move_that_allows_a_mate_shows_the_mating_line() {
+    let _cpu = crate::common::shared();
     // From a game against Fairy-Stockfish (White to move), where every move allows a mate
     // (hayate's own build resigns here, with a resign value): the last line reported is the
     // answer and the mate after it.
@@ -87,6 +91,7 @@ fn a_move_that_allows_a_mate_shows_the_mating_line() {
 
 #[test]
 fn plays_a_mate_found_by_the_probe_at_once() {
+    let _cpu = crate::common::shared();
     // The position after the blunder above: Black mates in 9. The probe finds a mate before
     // the first iteration, and the search answers with it without searching.
     let sfen = "l2g3nl/1+P4k2/p4p1pp/3p+B1ps1/Pp6P/3Pp4/1P4g2/2GS1g1RK/LN4+n1L b RSNbs5p 113";
@@ -102,6 +107,7 @@ fn plays_a_mate_found_by_the_probe_at_once() {
 
 #[test]
 fn takes_a_free_rook() {
+    let _cpu = crate::common::shared();
     let r = search_depth("4k4/9/9/9/4r4/9/9/4R4/4K4 b - 1", 4);
     match r.best {
         BestMove::Move { mv, .. } => assert_eq!(mv.to_string(), "5h5e"),
@@ -113,6 +119,7 @@ fn takes_a_free_rook() {
 /// whatever the engine's own table size.
 #[test]
 fn bench_is_deterministic() {
+    let _cpu = crate::common::shared();
     let run = |hash_mib| {
         let mut engine = Engine::with_options(EngineOptions { hash_mib, ..Default::default() });
         let slot = Arc::new(parking_lot::Mutex::new(None));

@@ -29,6 +29,7 @@ fn payload(key: u64) -> (i32, i32, i32) {
 
 #[test]
 fn transposition_table_under_contention() {
+    let _cpu = crate::common::shared();
     // 1 MiB: 64K entries for 8 threads storing from a key space of 256K keys, so buckets are
     // shared, replaced and raced over all the time.
     let tt = Arc::new(TranspositionTable::new(1).unwrap());
@@ -105,6 +106,7 @@ fn assert_legal(pos: &Position, best: &BestMove) {
 
 #[test]
 fn four_threads_tiny_hash_with_racing_flags() {
+    let _cpu = crate::common::shared();
     let path = format!("{}/tests/data/random_positions_public.jsonl", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     let positions: Vec<Position> = text

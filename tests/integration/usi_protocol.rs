@@ -1,6 +1,6 @@
 //! Scripted USI sessions against the release binary, with exact expectations.
 
-mod common;
+use crate::common;
 
 use common::{Engine, bestmove_of};
 use hayate::shogi::Position;

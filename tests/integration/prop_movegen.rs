@@ -53,6 +53,7 @@ proptest! {
         codes16 in prop::collection::vec(any::<u16>(), 64),
         codes32 in prop::collection::vec(any::<u32>(), 64),
     ) {
+        let _cpu = crate::common::shared();
         let mut pos = start(origin);
         let mut trail: Vec<(Move, String, u64)> = Vec::new();
         for (ply, &choice) in choices.iter().enumerate() {

@@ -5,6 +5,7 @@ use hayate::tune::{self, train};
 
 #[test]
 fn committed_weights_are_reproduced_from_the_committed_games() {
+    let _cpu = crate::common::shared();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/games-vs-fsf");
     let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
         .unwrap()
