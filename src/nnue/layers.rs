@@ -46,6 +46,17 @@ impl<const IN: usize> DenseLayer<IN> {
         DenseLayer { biases: Aligned(biases), blocks, columns }
     }
 
+    /// The biases, and the weights in the file's order (`weights[output][input]`).
+    pub(crate) fn to_file_order(&self) -> ([i32; HIDDEN], Vec<[i8; IN]>) {
+        let mut rows = vec![[0i8; IN]; HIDDEN];
+        for (input, column) in self.columns.iter().enumerate() {
+            for (row, &w) in rows.iter_mut().zip(&column.0) {
+                row[input] = w;
+            }
+        }
+        (self.biases.0, rows)
+    }
+
     /// `out = biases + W * input`.
     #[inline]
     pub(crate) fn propagate(&self, backend: Backend, input: &Aligned<[u8; IN]>, out: &mut Aligned<[i32; HIDDEN]>) {
@@ -87,6 +98,10 @@ impl<const IN: usize> OutputLayer<IN> {
             *d = s as i8;
         }
         OutputLayer { bias, weights: w }
+    }
+
+    pub(crate) fn to_file_order(&self) -> (i32, [i8; IN]) {
+        (self.bias, self.weights.0)
     }
 
     #[inline]

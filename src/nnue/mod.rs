@@ -2,7 +2,8 @@
 //! integer for integer as the reference computes it.
 //!
 //! - `features`: HalfKP(Friend) feature numbering, and `can_evaluate`.
-//! - `network`: reading and validating a network file (`Network`, `NnueError`).
+//! - `network`: reading and validating a network file (`Network`, `NnueError`), and writing one
+//!   (`NetworkParameters`).
 //! - `accumulator`: the feature transformer's two accumulators and the per-thread
 //!   `AccumulatorStack` that updates them incrementally along the search.
 //! - `refresh_cache`: per king square, the last sums computed there, for cheap king moves.
@@ -30,7 +31,10 @@ mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use features::can_evaluate;
-pub use network::{ARCHITECTURE_HASH, FEATURE_TRANSFORMER_HASH, NETWORK_HASH, Network, NnueError, VERSION};
+pub use network::{
+    ARCHITECTURE, ARCHITECTURE_HASH, FEATURE_TRANSFORMER_HASH, NETWORK_HASH, Network, NetworkParameters, NnueError,
+    VERSION,
+};
 pub use simd::{Avx2Support, AvxVnniSupport, Backend};
 
 use crate::shogi::Position;

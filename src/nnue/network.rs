@@ -10,7 +10,9 @@
 //!   padded to a multiple of 32, which these layers already are);
 //! - nothing after the last weight.
 //!
-//! Everything is parsed into a new value, which is returned only once complete.
+//! Everything is parsed into a new value, which is returned only once complete. Writing is
+//! the reverse, from the integer parameters (`NetworkParameters::to_bytes`), so that the layout
+//! lives in this file only.
 
 use super::features::INPUT_DIMENSIONS;
 use super::layers::{DenseLayer, OutputLayer};
@@ -51,6 +53,11 @@ pub const NETWORK_HASH: u32 = {
 
 /// Hash in the file header: both part hashes combined.
 pub const ARCHITECTURE_HASH: u32 = FEATURE_TRANSFORMER_HASH ^ NETWORK_HASH;
+
+/// The architecture string YaneuraOu writes for this network (189 bytes; readers only show it,
+/// the hash is what they check).
+pub const ARCHITECTURE: &str = "Features=HalfKP(Friend)[125388->256x2],Network=AffineTransform[1<-32](ClippedReLU[32](\
+     AffineTransform[32<-32](ClippedReLU[32](AffineTransformSparseInput[32<-512](InputSlice[512(0:512)])))))";
 
 /// Bytes of the parameters after the header string (two part hashes and all weights).
 const PARAMETER_BYTES: usize = 4
@@ -310,6 +317,88 @@ impl Network {
     }
 }
 
+/// The integer parameters of a network in the file's order, to write a file (`to_bytes`) or
+/// to read back those of a loaded network (`Network::parameters`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct NetworkParameters {
+    /// The header's architecture string (`ARCHITECTURE` for a new network).
+    pub architecture: String,
+    pub ft_biases: [i16; HALF_DIMENSIONS],
+    /// One row of 256 outputs per HalfKP feature.
+    pub ft_weights: Box<[[i16; HALF_DIMENSIONS]; INPUT_DIMENSIONS]>,
+    pub l1_biases: [i32; HIDDEN],
+    /// `l1_weights[output][input]`, inputs: the side to move's 256 transformer outputs, then
+    /// the other side's.
+    pub l1_weights: Box<[[i8; TRANSFORMED_DIMENSIONS]; HIDDEN]>,
+    pub l2_biases: [i32; HIDDEN],
+    /// `l2_weights[output][input]`.
+    pub l2_weights: [[i8; HIDDEN]; HIDDEN],
+    pub output_bias: i32,
+    pub output_weights: [i8; HIDDEN],
+}
+
+impl NetworkParameters {
+    /// All parameters zero, with the standard architecture string.
+    pub fn zeroed() -> NetworkParameters {
+        let rows = vec![[0i16; HALF_DIMENSIONS]; INPUT_DIMENSIONS].into_boxed_slice();
+        NetworkParameters {
+            architecture: ARCHITECTURE.to_string(),
+            ft_biases: [0; HALF_DIMENSIONS],
+            ft_weights: rows.try_into().expect("a vector of INPUT_DIMENSIONS rows"),
+            l1_biases: [0; HIDDEN],
+            l1_weights: Box::new([[0; TRANSFORMED_DIMENSIONS]; HIDDEN]),
+            l2_biases: [0; HIDDEN],
+            l2_weights: [[0; HIDDEN]; HIDDEN],
+            output_bias: 0,
+            output_weights: [0; HIDDEN],
+        }
+    }
+
+    /// The bytes of the network file (what `Network::from_bytes` reads).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let name = self.architecture.as_bytes();
+        let mut out = Vec::with_capacity(12 + name.len() + PARAMETER_BYTES);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&ARCHITECTURE_HASH.to_le_bytes());
+        out.extend_from_slice(&(name.len() as u32).to_le_bytes());
+        out.extend_from_slice(name);
+        out.extend_from_slice(&FEATURE_TRANSFORMER_HASH.to_le_bytes());
+        self.ft_biases.iter().for_each(|b| out.extend_from_slice(&b.to_le_bytes()));
+        for row in self.ft_weights.iter() {
+            row.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+        }
+        out.extend_from_slice(&NETWORK_HASH.to_le_bytes());
+        let mut dense = |biases: &[i32], rows: &mut dyn Iterator<Item = &[i8]>| {
+            biases.iter().for_each(|b| out.extend_from_slice(&b.to_le_bytes()));
+            rows.for_each(|row| out.extend(row.iter().map(|&w| w as u8)));
+        };
+        dense(&self.l1_biases, &mut self.l1_weights.iter().map(|r| &r[..]));
+        dense(&self.l2_biases, &mut self.l2_weights.iter().map(|r| &r[..]));
+        dense(&[self.output_bias], &mut std::iter::once(&self.output_weights[..]));
+        out
+    }
+}
+
+impl Network {
+    /// The integer parameters of the loaded network, in the file's order.
+    pub fn parameters(&self) -> NetworkParameters {
+        let mut p = NetworkParameters::zeroed();
+        p.architecture = self.architecture.clone();
+        p.ft_biases = self.ft_biases.0;
+        for (dst, src) in p.ft_weights.iter_mut().zip(&self.ft_weights) {
+            *dst = src.0;
+        }
+        let (b, rows) = self.l1.to_file_order();
+        p.l1_biases = b;
+        p.l1_weights.copy_from_slice(&rows);
+        let (b, rows) = self.l2.to_file_order();
+        p.l2_biases = b;
+        p.l2_weights.copy_from_slice(&rows);
+        (p.output_bias, p.output_weights) = self.output.to_file_order();
+        p
+    }
+}
+
 fn read_dense<const IN: usize>(r: &mut Reader) -> Result<DenseLayer<IN>, NnueError> {
     let mut biases = [0i32; HIDDEN];
     r.i32s(&mut biases)?;
@@ -340,6 +429,24 @@ mod tests {
     #[test]
     fn parameter_bytes_match_the_known_file_size() {
         // The standard file with its 189-character architecture string.
+        assert_eq!(ARCHITECTURE.len(), 189);
         assert_eq!(12 + 189 + PARAMETER_BYTES, 64_217_077);
+    }
+
+    #[test]
+    fn written_parameters_read_back() {
+        let mut p = NetworkParameters::zeroed();
+        p.ft_biases[3] = -7;
+        p.ft_weights[INPUT_DIMENSIONS - 1][HALF_DIMENSIONS - 1] = i16::MIN;
+        p.l1_weights[31][511] = -128;
+        p.l1_biases[0] = i32::MAX;
+        p.l2_weights[5][6] = 127;
+        p.output_bias = -1;
+        p.output_weights[31] = 9;
+        let bytes = p.to_bytes();
+        assert_eq!(bytes.len(), 64_217_077);
+        let net = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(net.architecture(), ARCHITECTURE);
+        assert!(net.parameters() == p);
     }
 }

@@ -98,6 +98,14 @@ fn network_header_and_description() {
 }
 
 #[test]
+fn writing_a_loaded_network_gives_back_its_file() {
+    let (raw, net) = fixture();
+    let params = net.parameters();
+    assert_eq!(params.architecture, hayate::nnue::ARCHITECTURE);
+    assert!(params.to_bytes() == *raw, "the written file differs from the one read");
+}
+
+#[test]
 fn reference_evaluations_from_scratch() {
     let _cpu = crate::common::shared();
     let refs = reference();
