@@ -26,6 +26,8 @@ enum Command {
     Selfplay(cli::selfplay::SelfplayArgs),
     /// Self-play training data for NNUE networks (YaneuraOu's PackedSfenValue records).
     Gensfen(cli::gensfen::GensfenArgs),
+    /// Train an NNUE network (halfkp_256x2-32-32) on PackedSfenValue records; writes nn.bin.
+    Train(cli::train::TrainArgs),
     /// Fit the evaluation weights to self-play records and write `weights.rs`.
     Tune(cli::tune::TuneArgs),
     /// Analyse a game record (KIF, KI2, CSA, USI) or a list of positions (SFEN lines).
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => cli::selfplay::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
         Some(Command::Gensfen(args)) => cli::gensfen::run(args),
+        Some(Command::Train(args)) => cli::train::run(args),
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Mate(args)) => cli::mate::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),

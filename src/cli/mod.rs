@@ -10,6 +10,7 @@ pub mod judge;
 pub mod mate;
 pub mod perft;
 pub mod selfplay;
+pub mod train;
 pub mod tune;
 
 use crate::engine::options::OptionDef;

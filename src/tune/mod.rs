@@ -9,6 +9,7 @@
 //! Self-play records (`hayate selfplay`, then `hayate tune --data`) are the other source.
 
 pub mod gensfen;
+pub mod nnue;
 pub mod selfplay;
 pub mod train;
 

@@ -15,6 +15,7 @@ mod prop_parsers;
 mod rules_corpus;
 mod search;
 mod thread_stress;
+mod train;
 mod tsshogi_records;
 mod tsume;
 mod usi_abuse;

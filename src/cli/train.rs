@@ -1,0 +1,173 @@
+//! `hayate train`: trains a halfkp_256x2-32-32 network on PackedSfenValue records (as
+//! `hayate gensfen` writes them) and exports YaneuraOu's standard `nn.bin` (see
+//! `crate::tune::nnue` for the model, loss and optimiser).
+
+use super::{CliError, spin_arg};
+use crate::engine::options::THREADS;
+use crate::tune::nnue::{self, Event, Loss, TrainOptions, Trainer};
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Training data: files of 40-byte PackedSfenValue records.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<String>,
+    /// The network file written: that of the epoch with the best validation loss.
+    #[arg(long)]
+    out: String,
+    /// Fraction of each file, from its end, held out for validation.
+    #[arg(long, default_value_t = 0.05, value_parser = fraction)]
+    validation: f64,
+    /// Epochs in all (a resumed run continues up to this).
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    batch: u64,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 1e-3, value_parser = positive)]
+    lr: f64,
+    /// Learning rate factor per epoch (1: constant).
+    #[arg(long, default_value_t = 1.0, value_parser = positive)]
+    lr_decay: f64,
+    /// Learning rate of the HalfKP rows relative to --lr (the king-independent factor rows and
+    /// the dense layers learn at --lr).
+    #[arg(long, default_value_t = nnue::trainer::DEFAULT_HALFKP_LR_SCALE as f64, value_parser = positive)]
+    halfkp_lr_scale: f64,
+    /// Weight of the search score in the target; the rest is the game result.
+    #[arg(long, default_value_t = 0.5, value_parser = unit)]
+    lambda: f64,
+    /// Centipawns per unit of the logistic that turns evaluations into win probabilities.
+    #[arg(long, default_value_t = 600.0, value_parser = positive)]
+    scale: f64,
+    #[arg(long, default_value_t = 1, value_parser = spin_arg::<usize>(&THREADS))]
+    threads: usize,
+    /// Seeds the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Where to save the float model and optimiser state after every epoch.
+    #[arg(long)]
+    checkpoint: Option<String>,
+    /// Continue from a checkpoint (its epochs count towards --epochs).
+    #[arg(long)]
+    resume: Option<String>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn number(s: &str) -> Result<f64, String> {
+    s.parse::<f64>()
+        .map_err(|e| e.to_string())
+        .and_then(|x| if x.is_finite() { Ok(x) } else { Err("not finite".into()) })
+}
+
+fn fraction(s: &str) -> Result<f64, String> {
+    number(s).and_then(|x| if (0.0..1.0).contains(&x) { Ok(x) } else { Err("must be in [0, 1)".into()) })
+}
+
+fn unit(s: &str) -> Result<f64, String> {
+    number(s).and_then(|x| if (0.0..=1.0).contains(&x) { Ok(x) } else { Err("must be in [0, 1]".into()) })
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    number(s).and_then(|x| if x > 0.0 { Ok(x) } else { Err("must be positive".into()) })
+}
+
+pub fn run(args: TrainArgs) -> Result<(), CliError> {
+    let opts = TrainOptions {
+        epochs: args.epochs,
+        batch: args.batch as usize,
+        lr: args.lr as f32,
+        lr_decay: args.lr_decay as f32,
+        halfkp_lr_scale: args.halfkp_lr_scale as f32,
+        loss: Loss { lambda: args.lambda as f32, scale: args.scale as f32 },
+        threads: args.threads,
+        seed: args.seed,
+    };
+    let start = Instant::now();
+    let (train, valid, reports) =
+        nnue::data::load(&args.data, args.validation, args.threads).map_err(|e| CliError::Data(e.to_string()))?;
+    for r in &reports {
+        eprintln!(
+            "{}: {} records, {} for training, {} for validation, {} undecodable, {} not evaluable",
+            r.path.display(),
+            r.records,
+            r.train,
+            r.validation,
+            r.undecodable,
+            r.not_evaluable
+        );
+    }
+    eprintln!(
+        "{} training and {} validation positions decoded in {:.1} s",
+        train.len(),
+        valid.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let mut trainer = match &args.resume {
+        Some(path) => {
+            let state = nnue::checkpoint::load(Path::new(path)).map_err(|e| CliError::Data(e.to_string()))?;
+            eprintln!("resuming from {path} after epoch {}", state.epochs_done);
+            Trainer::from_state(state, args.threads)
+        }
+        None => Trainer::new(args.seed, args.threads),
+    };
+    if trainer.state.epochs_done >= opts.epochs {
+        eprintln!("{} epochs already done; nothing to train (raise --epochs)", trainer.state.epochs_done);
+        return Ok(());
+    }
+    if trainer.state.epochs_done == 0 && !valid.is_empty() {
+        eprintln!("initial validation loss {:.5}", trainer.loss(&valid, &opts.loss));
+    }
+    let show = !args.quiet && std::io::stderr().is_terminal();
+    let mut bar = indicatif::ProgressBar::hidden();
+    let out = Path::new(&args.out);
+    let result =
+        nnue::run(&mut trainer, &train, &valid, &opts, Some(out), args.checkpoint.as_deref().map(Path::new), |event| {
+            match event {
+                Event::Batch { epoch, done, total, loss } => {
+                    if show && bar.is_hidden() {
+                        bar = epoch_bar(epoch, opts.epochs, total);
+                    }
+                    bar.set_position(done as u64);
+                    bar.set_message(format!("loss {loss:.5}"));
+                }
+                Event::Epoch(r) => {
+                    bar.finish_and_clear();
+                    bar = indicatif::ProgressBar::hidden();
+                    let valid = r.validation_loss.map_or("-".to_string(), |v| format!("{v:.5}"));
+                    eprintln!(
+                        "epoch {}/{}: train loss {:.5}, validation loss {valid}, lr {:.3e}, {:.0} positions/s{}",
+                        r.epoch,
+                        r.epochs,
+                        r.train_loss,
+                        r.lr,
+                        r.samples_per_second,
+                        if r.written { format!(", written to {}", args.out) } else { String::new() }
+                    );
+                }
+            }
+        });
+    bar.finish_and_clear();
+    result.map_err(|e| CliError::Data(e.to_string()))?;
+    match trainer.state.best {
+        Some((epoch, loss)) => {
+            eprintln!("{}: the network of epoch {epoch} (validation loss {loss:.5})", args.out)
+        }
+        None => eprintln!("{}: the network of the last epoch (no validation set)", args.out),
+    }
+    eprintln!("{:.1} s in all", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn epoch_bar(epoch: usize, epochs: usize, total: usize) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(total as u64);
+    let template = format!("epoch {epoch}/{epochs} {{bar:40}} {{pos}}/{{len}}  {{elapsed}} (eta {{eta}})  {{msg}}");
+    let style =
+        indicatif::ProgressStyle::with_template(&template).unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}

@@ -1,0 +1,267 @@
+//! Training data: files of `PackedSfenValue` records decoded once into the HalfKP feature
+//! indices of both perspectives (side to move first), with the score and the result.
+//!
+//! Every evaluable position has exactly 38 features per perspective (absent pieces sit on
+//! BonaPiece 0, as in inference), so a sample is a fixed block of 76 `u32` indices: 304 bytes,
+//! about 0.9 GB for 3 M positions. Records that do not unpack into a legal position, or that
+//! HalfKP cannot evaluate, are skipped and counted.
+//!
+//! The validation set is a contiguous tail of each file: the positions of a game are written
+//! one after another, so a tail holds whole games whose near-twins are not trained on. The split
+//! point is moved forward to the next game start (where the game ply stops increasing), so that
+//! no game is cut in two.
+
+use crate::nnue::features::{MAX_ACTIVE, active_features};
+use crate::records::packed_sfen::{PackedSfenValue, RECORD_BYTES};
+use crate::shogi::Position;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Feature indices of one sample: the side to move's 38, then the other side's 38.
+pub const SAMPLE_FEATURES: usize = 2 * MAX_ACTIVE;
+
+/// The feature block of a sample.
+pub type SampleFeatures = [u32; SAMPLE_FEATURES];
+
+/// Why training data could not be read.
+#[derive(Debug)]
+pub enum DataError {
+    /// The file could not be opened or read.
+    Io { path: PathBuf, err: std::io::Error },
+    /// The length is not a whole number of 40-byte records.
+    PartialRecord { path: PathBuf, bytes: u64 },
+    /// Not one usable position to train on.
+    NoPositions,
+}
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            DataError::Io { path, err } => write!(f, "{}: {err}", path.display()),
+            DataError::PartialRecord { path, bytes } => write!(
+                f,
+                "{}: {bytes} bytes is not a whole number of {RECORD_BYTES}-byte PackedSfenValue records",
+                path.display()
+            ),
+            DataError::NoPositions => write!(f, "the data holds no position to train on"),
+        }
+    }
+}
+
+impl std::error::Error for DataError {}
+
+/// Decoded samples: features, search score and game result, all from the side to move's view.
+#[derive(Clone, Default)]
+pub struct Dataset {
+    features: Vec<u32>,
+    scores: Vec<i16>,
+    results: Vec<i8>,
+}
+
+impl Dataset {
+    pub fn len(&self) -> usize {
+        self.scores.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.scores.is_empty()
+    }
+
+    #[inline]
+    pub fn features(&self, i: usize) -> &SampleFeatures {
+        &self.features.as_chunks::<SAMPLE_FEATURES>().0[i]
+    }
+
+    /// The search score in centipawns.
+    pub fn score(&self, i: usize) -> i16 {
+        self.scores[i]
+    }
+
+    /// +1 win, 0 draw, -1 loss.
+    pub fn result(&self, i: usize) -> i8 {
+        self.results[i]
+    }
+
+    /// Adds a sample (its result is clamped to -1..=1).
+    pub fn push(&mut self, features: &SampleFeatures, score: i16, result: i8) {
+        self.features.extend_from_slice(features);
+        self.scores.push(score);
+        self.results.push(result.clamp(-1, 1));
+    }
+
+    fn append(&mut self, mut other: Dataset) {
+        self.features.append(&mut other.features);
+        self.scores.append(&mut other.scores);
+        self.results.append(&mut other.results);
+    }
+}
+
+/// The features of a position, side to move first; `None` where HalfKP cannot evaluate it.
+pub fn sample_features(pos: &Position) -> Option<SampleFeatures> {
+    let us = active_features(pos, pos.side_to_move())?;
+    let them = active_features(pos, !pos.side_to_move())?;
+    let mut out = [0u32; SAMPLE_FEATURES];
+    out[..MAX_ACTIVE].copy_from_slice(&us);
+    out[MAX_ACTIVE..].copy_from_slice(&them);
+    Some(out)
+}
+
+/// What was read from one file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileReport {
+    pub path: PathBuf,
+    pub records: usize,
+    pub train: usize,
+    pub validation: usize,
+    /// Records whose packed position is not a legal position.
+    pub undecodable: usize,
+    /// Positions HalfKP cannot evaluate (`crate::nnue::can_evaluate`).
+    pub not_evaluable: usize,
+}
+
+/// Counts of skipped records of a decoded slice.
+#[derive(Default)]
+struct Decoded {
+    data: Dataset,
+    undecodable: usize,
+    not_evaluable: usize,
+}
+
+fn decode(records: &[[u8; RECORD_BYTES]]) -> Decoded {
+    let mut out = Decoded::default();
+    out.data.features.reserve(records.len() * SAMPLE_FEATURES);
+    for rec in records {
+        let psv = PackedSfenValue::from_bytes(rec);
+        let Ok(pos) = psv.position() else {
+            out.undecodable += 1;
+            continue;
+        };
+        match sample_features(&pos) {
+            Some(f) => out.data.push(&f, psv.score, psv.result),
+            None => out.not_evaluable += 1,
+        }
+    }
+    out
+}
+
+/// Decodes records on `threads` threads, keeping their order.
+fn decode_parallel(records: &[[u8; RECORD_BYTES]], threads: usize) -> Decoded {
+    let share = records.len().div_ceil(threads.max(1)).max(1);
+    let parts: Vec<Decoded> = std::thread::scope(|s| {
+        let handles: Vec<_> = records.chunks(share).map(|c| s.spawn(move || decode(c))).collect();
+        // Decoding returns errors as values; a panic would be a bug, passed on as it is.
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
+    let mut all = Decoded::default();
+    for p in parts {
+        all.data.append(p.data);
+        all.undecodable += p.undecodable;
+        all.not_evaluable += p.not_evaluable;
+    }
+    all
+}
+
+/// The game ply of a record.
+fn game_ply(rec: &[u8; RECORD_BYTES]) -> u16 {
+    u16::from_le_bytes([rec[36], rec[37]])
+}
+
+/// Index of the first validation record: `fraction` of the file from its end, moved forward to
+/// the next game start (unless there is none).
+pub fn split_point(records: &[[u8; RECORD_BYTES]], fraction: f64) -> usize {
+    let n = records.len();
+    let held = ((n as f64) * fraction.clamp(0.0, 1.0)).round() as usize;
+    let s = n - held.min(n);
+    if s == 0 || s == n {
+        return s;
+    }
+    (s..n).find(|&i| game_ply(&records[i]) <= game_ply(&records[i - 1])).unwrap_or(s)
+}
+
+/// Reads the files: the training set, the validation set (a tail `validation` fraction of each
+/// file) and a report per file. Decoding runs on `threads` threads.
+pub fn load<P: AsRef<Path>>(
+    paths: &[P],
+    validation: f64,
+    threads: usize,
+) -> Result<(Dataset, Dataset, Vec<FileReport>), DataError> {
+    let (mut train, mut valid, mut reports) = (Dataset::default(), Dataset::default(), Vec::new());
+    for path in paths {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|err| DataError::Io { path: path.to_path_buf(), err })?;
+        let (records, rest) = bytes.as_chunks::<RECORD_BYTES>();
+        if !rest.is_empty() {
+            return Err(DataError::PartialRecord { path: path.to_path_buf(), bytes: bytes.len() as u64 });
+        }
+        let s = split_point(records, validation);
+        let t = decode_parallel(&records[..s], threads);
+        let v = decode_parallel(&records[s..], threads);
+        reports.push(FileReport {
+            path: path.to_path_buf(),
+            records: records.len(),
+            train: t.data.len(),
+            validation: v.data.len(),
+            undecodable: t.undecodable + v.undecodable,
+            not_evaluable: t.not_evaluable + v.not_evaluable,
+        });
+        train.append(t.data);
+        valid.append(v.data);
+    }
+    if train.is_empty() {
+        return Err(DataError::NoPositions);
+    }
+    Ok((train, valid, reports))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::packed_sfen::pack;
+
+    fn record(sfen: &str, ply: u16, score: i16, result: i8) -> [u8; RECORD_BYTES] {
+        let pos = Position::from_sfen(sfen).unwrap();
+        PackedSfenValue { sfen: pack(&pos).unwrap(), score, mv: 0, game_ply: ply, result }.to_bytes()
+    }
+
+    #[test]
+    fn features_match_inference_and_bad_records_are_counted() {
+        let sfen = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+        let good = record(sfen, 1, -300, 1);
+        let mut bad = good;
+        bad[..32].fill(0xff);
+        let dir = std::env::temp_dir().join(format!("hayate-data-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.bin");
+        std::fs::write(&path, [good, bad, good].concat()).unwrap();
+        let (train, valid, reports) = load(&[&path], 0.0, 2).unwrap();
+        assert_eq!((train.len(), valid.len()), (2, 0));
+        assert_eq!((reports[0].records, reports[0].undecodable, reports[0].not_evaluable), (3, 1, 0));
+        let pos = Position::from_sfen(sfen).unwrap();
+        let f = train.features(1);
+        assert_eq!(&f[..MAX_ACTIVE], &active_features(&pos, crate::shogi::Color::White).unwrap()[..]);
+        assert_eq!(&f[MAX_ACTIVE..], &active_features(&pos, crate::shogi::Color::Black).unwrap()[..]);
+        assert_eq!((train.score(1), train.result(1)), (-300, 1));
+
+        std::fs::write(&path, [0u8; 41]).unwrap();
+        assert!(matches!(load(&[&path], 0.0, 1), Err(DataError::PartialRecord { bytes: 41, .. })));
+        std::fs::write(&path, []).unwrap();
+        assert!(matches!(load(&[&path], 0.0, 1), Err(DataError::NoPositions)));
+        assert!(matches!(load(&[dir.join("missing.bin")], 0.0, 1), Err(DataError::Io { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_validation_tail_starts_at_a_game_start() {
+        let s = crate::shogi::STARTPOS;
+        // Two games: plies 1..=6, then 1..=4.
+        let plies = [1, 2, 3, 4, 5, 6, 1, 2, 3, 4];
+        let recs: Vec<_> = plies.iter().map(|&p| record(s, p, 0, 0)).collect();
+        // 30% is 3 records from the end, inside game 2, moved to... the next start: none after
+        // index 7, so the cut stays at 7.
+        assert_eq!(split_point(&recs, 0.3), 7);
+        // 50%: index 5 is inside game 1; the next start is index 6.
+        assert_eq!(split_point(&recs, 0.5), 6);
+        assert_eq!(split_point(&recs, 0.0), 10);
+        assert_eq!(split_point(&recs, 1.0), 0);
+    }
+}

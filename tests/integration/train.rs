@@ -1,0 +1,278 @@
+//! The NNUE trainer (`hayate::tune::nnue`, `hayate train`) on a small self-play set:
+//! tests/data/nnue/gensfen_small.bin, 3,397 PackedSfenValue records of 80 games made by
+//! `hayate gensfen --games 80 --nodes 1000 --seed 11 --threads 1` (reproducible byte for byte).
+//!
+//! Checked: training lowers the validation loss and exports the best epoch; the exported file
+//! loads and evaluates exactly as the trainer's own integer forward pass, and close to the
+//! float model; the export folds the factoriser; checkpoints resume to the same model as an
+//! uninterrupted run, and damaged ones are errors; bad data files are errors; the command line.
+
+use hayate::nnue::{Network, NnueError};
+use hayate::records::packed_sfen::{PackedSfenValue, RECORD_BYTES};
+use hayate::shogi::Position;
+use hayate::tune::nnue::checkpoint::{self, CheckpointError};
+use hayate::tune::nnue::data::{self, DataError, sample_features};
+use hayate::tune::nnue::model::OUTPUT_SCALE;
+use hayate::tune::nnue::{Dataset, Event, Loss, Model, TrainOptions, Trainer, quantise, run};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/nnue/gensfen_small.bin");
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hayate-train-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn options() -> TrainOptions {
+    TrainOptions { epochs: 4, batch: 256, threads: 2, seed: 3, ..TrainOptions::default() }
+}
+
+fn datasets() -> &'static (Dataset, Dataset) {
+    static SETS: OnceLock<(Dataset, Dataset)> = OnceLock::new();
+    SETS.get_or_init(|| {
+        let (train, valid, reports) = data::load(&[DATA], 0.1, 2).expect("test data loads");
+        assert_eq!(reports[0].records, 3397);
+        assert_eq!(reports[0].undecodable + reports[0].not_evaluable, 0);
+        assert!(valid.len() > 250 && train.len() > 3000, "{} {}", train.len(), valid.len());
+        (train, valid)
+    })
+}
+
+/// A network trained for a few epochs, the validation loss before and after each epoch, and
+/// the file written (the best epoch's).
+struct Trained {
+    trainer: Trainer,
+    initial: f64,
+    losses: Vec<(f64, bool)>,
+    file: Vec<u8>,
+}
+
+fn trained() -> &'static Trained {
+    static TRAINED: OnceLock<Trained> = OnceLock::new();
+    TRAINED.get_or_init(|| {
+        let (train, valid) = datasets();
+        let opts = options();
+        let mut trainer = Trainer::new(opts.seed, opts.threads);
+        let initial = trainer.loss(valid, &opts.loss);
+        let out = temp("trained.bin");
+        let mut losses = Vec::new();
+        run(&mut trainer, train, valid, &opts, Some(&out), None, |e| {
+            if let Event::Epoch(r) = e {
+                losses.push((r.validation_loss.unwrap(), r.written));
+            }
+        })
+        .unwrap();
+        let file = std::fs::read(&out).unwrap();
+        Trained { trainer, initial, losses, file }
+    })
+}
+
+#[test]
+fn training_lowers_the_validation_loss_and_exports_the_best_epoch() {
+    let _cpu = crate::common::shared();
+    let t = trained();
+    assert_eq!(t.losses.len(), 4);
+    let best = t.losses.iter().map(|l| l.0).fold(f64::INFINITY, f64::min);
+    assert!(best < t.initial - 0.005, "validation loss {} -> {:?}", t.initial, t.losses);
+    // Written exactly when the validation loss improved on every earlier epoch.
+    let mut so_far = f64::INFINITY;
+    for &(loss, written) in &t.losses {
+        assert_eq!(written, loss < so_far, "{:?}", t.losses);
+        so_far = so_far.min(loss);
+    }
+    let (best_epoch, best_loss) = t.trainer.state.best.unwrap();
+    assert_eq!(best_loss, best);
+    assert_eq!(t.losses[best_epoch - 1].0, best);
+}
+
+/// Positions of the data file, decoded.
+fn positions() -> Vec<Position> {
+    let bytes = std::fs::read(DATA).unwrap();
+    bytes
+        .as_chunks::<RECORD_BYTES>()
+        .0
+        .iter()
+        .step_by(11)
+        .map(|r| PackedSfenValue::from_bytes(r).position().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_export_loads_and_evaluates_as_the_trainer_computes() {
+    let _cpu = crate::common::shared();
+    let t = trained();
+    let model = t.trainer.model();
+    let params = quantise::quantise(model);
+    // Writing the current model differs from the best epoch's file only if training went on.
+    let net = Network::from_bytes(&params.to_bytes()).expect("export loads");
+    let from_file = Network::from_bytes(&t.file).expect("the written file loads");
+    assert_eq!(from_file.architecture(), hayate::nnue::ARCHITECTURE);
+    let positions = positions();
+    assert!(positions.len() >= 300);
+    let mut worst = 0f32;
+    let mut sum = 0f32;
+    for pos in &positions {
+        let f = sample_features(pos).unwrap();
+        let integer = quantise::evaluate(&params, &f);
+        assert_eq!(net.evaluate(pos, 16), Some(integer), "{}", pos.to_sfen());
+        let float = OUTPUT_SCALE * model.evaluate(&f);
+        let diff = (float - integer as f32).abs();
+        worst = worst.max(diff);
+        sum += diff;
+    }
+    // Rounding 39 transformer terms to 1/127 and the dense weights to 1/64: a few centipawns.
+    let mean = sum / positions.len() as f32;
+    assert!(worst <= 25.0 && mean <= 6.0, "float and integer differ by {worst} cp at most, {mean} on average");
+    // The trained network is not flat.
+    let spread: Vec<i32> = positions.iter().map(|p| net.evaluate(p, 16).unwrap()).collect();
+    assert!(spread.iter().max().unwrap() - spread.iter().min().unwrap() > 50, "{spread:?}");
+}
+
+#[test]
+fn the_export_folds_the_factoriser() {
+    let _cpu = crate::common::shared();
+    let model = trained().trainer.model();
+    assert!(model.factor.iter().any(|r| r.0.iter().any(|&w| w != 0.0)), "factor rows trained");
+    let folded = model.folded();
+    let (a, b) = (quantise::quantise(model), quantise::quantise(&folded));
+    assert!(a == b, "quantising the folded model gives another network");
+    for pos in positions().iter().take(100) {
+        let f = sample_features(pos).unwrap();
+        assert_eq!(model.evaluate(&f).to_bits(), folded.evaluate(&f).to_bits());
+    }
+}
+
+#[test]
+fn a_resumed_run_equals_an_uninterrupted_one() {
+    let _cpu = crate::common::shared();
+    let (train, valid) = datasets();
+    let opts = TrainOptions { epochs: 2, batch: 512, threads: 2, seed: 5, ..TrainOptions::default() };
+    let mut straight = Trainer::new(opts.seed, opts.threads);
+    run(&mut straight, train, valid, &opts, None, None, |_| {}).unwrap();
+
+    let path = temp("resume.ckpt");
+    let mut first = Trainer::new(opts.seed, opts.threads);
+    let one = TrainOptions { epochs: 1, ..opts };
+    run(&mut first, train, valid, &one, None, Some(&path), |_| {}).unwrap();
+    drop(first);
+    let state = checkpoint::load(&path).unwrap();
+    assert_eq!(state.epochs_done, 1);
+    let mut resumed = Trainer::from_state(state, opts.threads);
+    run(&mut resumed, train, valid, &opts, None, None, |_| {}).unwrap();
+
+    let same = |a: &Model, b: &Model| a.ft == b.ft && a.factor == b.factor && a.dense == b.dense;
+    assert!(same(straight.model(), resumed.model()), "the resumed run trained another model");
+    assert_eq!(straight.state.adam.step, resumed.state.adam.step);
+    assert_eq!(straight.state.best, resumed.state.best);
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn damaged_checkpoints_are_errors() {
+    let _cpu = crate::common::shared();
+    let path = temp("damaged.ckpt");
+    let trainer = Trainer::new(1, 1);
+    checkpoint::save(&trainer.state, &path).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let back = checkpoint::load(&path).unwrap();
+    assert!(back.model.ft == trainer.state.model.ft && back.model.dense == trainer.state.model.dense);
+
+    let try_bytes = |bytes: &[u8]| {
+        std::fs::write(&path, bytes).unwrap();
+        checkpoint::load(&path).err().expect("a damaged checkpoint loads")
+    };
+    let mut flipped = good.clone();
+    flipped[good.len() / 2] ^= 0x10;
+    assert!(matches!(try_bytes(&flipped), CheckpointError::Checksum));
+    assert!(matches!(try_bytes(&good[..good.len() - 3]), CheckpointError::Truncated));
+    assert!(matches!(try_bytes(&good[..100]), CheckpointError::Truncated));
+    assert!(matches!(try_bytes(&[good.as_slice(), b"x"].concat()), CheckpointError::TrailingBytes));
+    assert!(matches!(try_bytes(b"not a checkpoint at all"), CheckpointError::NotACheckpoint));
+    assert!(matches!(try_bytes(&[]), CheckpointError::Truncated));
+    let mut version = good.clone();
+    version[8] = 9;
+    assert!(matches!(try_bytes(&version), CheckpointError::Version { found: 9 }));
+    // A count that does not fit the architecture (the first tensor's, after the 36-byte header).
+    let mut count = good.clone();
+    count[36] ^= 1;
+    assert!(matches!(try_bytes(&count), CheckpointError::WrongLength { tensor: "ft", .. }));
+    let missing = temp("missing.ckpt");
+    assert!(matches!(checkpoint::load(&missing), Err(CheckpointError::Io { .. })));
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn unreadable_data_files_are_errors() {
+    let _cpu = crate::common::shared();
+    assert!(matches!(data::load(&[temp("no-such-file.bin")], 0.05, 1), Err(DataError::Io { .. })));
+    let bytes = std::fs::read(DATA).unwrap();
+    let partial = temp("partial.bin");
+    std::fs::write(&partial, &bytes[..RECORD_BYTES * 10 + 7]).unwrap();
+    assert!(matches!(data::load(&[&partial], 0.05, 1), Err(DataError::PartialRecord { bytes: 407, .. })));
+    // Records that are not positions are skipped and counted; none left is an error.
+    let garbage = temp("garbage.bin");
+    std::fs::write(&garbage, vec![0xffu8; RECORD_BYTES * 5]).unwrap();
+    assert!(matches!(data::load(&[&garbage], 0.0, 1), Err(DataError::NoPositions)));
+    let (train, _, reports) = data::load(&[&garbage, &PathBuf::from(DATA)], 0.0, 1).unwrap();
+    assert_eq!((reports[0].undecodable, train.len()), (5, 3397));
+    std::fs::remove_file(&partial).unwrap();
+    std::fs::remove_file(&garbage).unwrap();
+}
+
+#[test]
+fn targets_blend_score_and_result() {
+    let _cpu = crate::common::shared();
+    let loss = Loss { lambda: 0.25, scale: 600.0 };
+    assert!((loss.target(0, 1) - (0.25 * 0.5 + 0.75)).abs() < 1e-6);
+    assert!((loss.target(600, -1) - 0.25 / (1.0 + (-1f32).exp())).abs() < 1e-6);
+    // The loss is smallest where the prediction equals the target, with slope 0 there.
+    let t = loss.target(300, 0);
+    let y = 600.0 * (t / (1.0 - t)).ln() / OUTPUT_SCALE;
+    let (at, slope) = loss.of(y, t);
+    assert!(slope.abs() < 1e-5 && at < loss.of(y + 0.1, t).0 && at < loss.of(y - 0.1, t).0);
+}
+
+#[test]
+fn the_command_line_trains_and_refuses_bad_input() {
+    let _cpu = crate::common::shared();
+    let exe = env!("CARGO_BIN_EXE_hayate");
+    let out = temp("cli.bin");
+    let ckpt = temp("cli.ckpt");
+    let o = std::process::Command::new(exe)
+        .args(["train", "--data", DATA, "--epochs", "1", "--batch", "1024", "--quiet", "--out"])
+        .arg(&out)
+        .arg("--checkpoint")
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(stderr.contains("epoch 1/1: train loss") && stderr.contains("3397 records"), "{stderr}");
+    Network::load(&out).expect("the command's network loads");
+    // The checkpoint of a finished run has nothing left to train.
+    let o = std::process::Command::new(exe)
+        .args(["train", "--data", DATA, "--epochs", "1", "--quiet", "--out"])
+        .arg(&out)
+        .arg("--resume")
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stderr).contains("nothing to train"));
+
+    std::fs::write(&ckpt, b"HYNNCKPT garbage").unwrap();
+    let bad: [&[&str]; 3] = [
+        &["--data", "/nonexistent/data.bin"],
+        &["--data", DATA, "--resume", ckpt.to_str().unwrap()],
+        &["--data", DATA, "--validation", "1.5"],
+    ];
+    for args in bad {
+        let o = std::process::Command::new(exe).arg("train").args(args).arg("--out").arg(&out).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("error"), "{args:?}");
+    }
+    assert!(matches!(Network::load(temp("none.bin")), Err(NnueError::FileNotFound(_))));
+    std::fs::remove_file(&out).unwrap();
+    std::fs::remove_file(&ckpt).unwrap();
+}
