@@ -24,7 +24,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 10)]
     epochs: usize,
     /// Positions per optimiser step.
-    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    #[arg(long, default_value_t = nnue::trainer::DEFAULT_BATCH as u64, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
     batch: u64,
     /// Adam's learning rate.
     #[arg(long, default_value_t = 1e-3, value_parser = positive)]
@@ -50,7 +50,9 @@ pub struct TrainArgs {
     /// Where to save the float model and optimiser state after every epoch.
     #[arg(long)]
     checkpoint: Option<String>,
-    /// Continue from a checkpoint (its epochs count towards --epochs).
+    /// Continue from a checkpoint (its epochs count towards --epochs; with the same options
+    /// and threads, the same network as an uninterrupted run). --out is then written only when
+    /// an epoch beats the best validation loss before the interruption.
     #[arg(long)]
     resume: Option<String>,
     /// No progress bar.
@@ -165,7 +167,7 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
 
 fn epoch_bar(epoch: usize, epochs: usize, total: usize) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(total as u64);
-    let template = format!("epoch {epoch}/{epochs} {{bar:40}} {{pos}}/{{len}}  {{elapsed}} (eta {{eta}})  {{msg}}");
+    let template = format!("epoch {epoch}/{epochs} {{bar:30}} {{pos}}/{{len}} {{elapsed}} (eta {{eta}}) {{msg}}");
     let style =
         indicatif::ProgressStyle::with_template(&template).unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
     bar.set_style(style);

@@ -37,14 +37,18 @@ pub struct TrainOptions {
     pub seed: u64,
 }
 
+/// Positions per step. On 285 k positions, 4096 reached the best validation loss in half the
+/// epochs 16384 took, and a lower one (0.5854 in 4 epochs against 0.5891 in 8).
+pub const DEFAULT_BATCH: usize = 4096;
+
 /// See `TrainOptions::halfkp_lr_scale`.
-pub const DEFAULT_HALFKP_LR_SCALE: f32 = 0.1;
+pub const DEFAULT_HALFKP_LR_SCALE: f32 = 0.03;
 
 impl Default for TrainOptions {
     fn default() -> Self {
         TrainOptions {
             epochs: 10,
-            batch: 16384,
+            batch: DEFAULT_BATCH,
             lr: 1e-3,
             lr_decay: 1.0,
             halfkp_lr_scale: DEFAULT_HALFKP_LR_SCALE,
