@@ -21,8 +21,8 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.05, value_parser = fraction)]
     validation: f64,
     /// Epochs in all (a resumed run continues up to this).
-    #[arg(long, default_value_t = 10)]
-    epochs: usize,
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    epochs: u64,
     /// Positions per optimiser step.
     #[arg(long, default_value_t = nnue::trainer::DEFAULT_BATCH as u64, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
     batch: u64,
@@ -80,7 +80,7 @@ fn positive(s: &str) -> Result<f64, String> {
 
 pub fn run(args: TrainArgs) -> Result<(), CliError> {
     let opts = TrainOptions {
-        epochs: args.epochs,
+        epochs: args.epochs as usize,
         batch: args.batch as usize,
         lr: args.lr as f32,
         lr_decay: args.lr_decay as f32,
@@ -90,6 +90,23 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         seed: args.seed,
     };
     let start = Instant::now();
+    // What can fail fast does, before the data is decoded: the checkpoint, the output paths.
+    let mut trainer = match &args.resume {
+        Some(path) => {
+            let state = nnue::checkpoint::load(Path::new(path)).map_err(|e| CliError::Data(e.to_string()))?;
+            eprintln!("resuming from {path} after epoch {}", state.epochs_done);
+            Trainer::from_state(state, args.threads)
+        }
+        None => Trainer::new(args.seed, args.threads),
+    };
+    if trainer.state.epochs_done >= opts.epochs {
+        eprintln!("{} epochs already done; nothing to train (raise --epochs)", trainer.state.epochs_done);
+        return Ok(());
+    }
+    for path in std::iter::once(&args.out).chain(&args.checkpoint) {
+        writable(path)?;
+    }
+    let decoding = Instant::now();
     let (train, valid, reports) =
         nnue::data::load(&args.data, args.validation, args.threads).map_err(|e| CliError::Data(e.to_string()))?;
     for r in &reports {
@@ -107,20 +124,8 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         "{} training and {} validation positions decoded in {:.1} s",
         train.len(),
         valid.len(),
-        start.elapsed().as_secs_f64()
+        decoding.elapsed().as_secs_f64()
     );
-    let mut trainer = match &args.resume {
-        Some(path) => {
-            let state = nnue::checkpoint::load(Path::new(path)).map_err(|e| CliError::Data(e.to_string()))?;
-            eprintln!("resuming from {path} after epoch {}", state.epochs_done);
-            Trainer::from_state(state, args.threads)
-        }
-        None => Trainer::new(args.seed, args.threads),
-    };
-    if trainer.state.epochs_done >= opts.epochs {
-        eprintln!("{} epochs already done; nothing to train (raise --epochs)", trainer.state.epochs_done);
-        return Ok(());
-    }
     if trainer.state.epochs_done == 0 && !valid.is_empty() {
         eprintln!("initial validation loss {:.5}", trainer.loss(&valid, &opts.loss));
     }
@@ -163,6 +168,12 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     }
     eprintln!("{:.1} s in all", start.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// Whether a file can be written next to `path` (its temporary file, created and removed).
+fn writable(path: &str) -> Result<(), CliError> {
+    let tmp = format!("{path}.tmp");
+    std::fs::write(&tmp, b"").and_then(|_| std::fs::remove_file(&tmp)).map_err(|err| CliError::File { path: tmp, err })
 }
 
 fn epoch_bar(epoch: usize, epochs: usize, total: usize) -> indicatif::ProgressBar {

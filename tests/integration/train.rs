@@ -302,13 +302,16 @@ fn the_command_line_trains_and_refuses_bad_input() {
     assert!(o.status.success() && String::from_utf8_lossy(&o.stderr).contains("nothing to train"));
 
     std::fs::write(&ckpt, b"HYNNCKPT garbage").unwrap();
-    let bad: [&[&str]; 3] = [
-        &["--data", "/nonexistent/data.bin"],
-        &["--data", DATA, "--resume", ckpt.to_str().unwrap()],
-        &["--data", DATA, "--validation", "1.5"],
+    let out_arg = out.to_str().unwrap();
+    let bad: [&[&str]; 5] = [
+        &["--data", "/nonexistent/data.bin", "--out", out_arg],
+        &["--data", DATA, "--resume", ckpt.to_str().unwrap(), "--out", out_arg],
+        &["--data", DATA, "--validation", "1.5", "--out", out_arg],
+        &["--data", DATA, "--epochs", "0", "--out", out_arg],
+        &["--data", DATA, "--out", "/nonexistent/folder/nn.bin"],
     ];
     for args in bad {
-        let o = std::process::Command::new(exe).arg("train").args(args).arg("--out").arg(&out).output().unwrap();
+        let o = std::process::Command::new(exe).arg("train").args(args).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(String::from_utf8_lossy(&o.stderr).contains("error"), "{args:?}");
     }
