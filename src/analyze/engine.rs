@@ -82,7 +82,11 @@ impl Analyzer {
         // An analysis always wants the best move, however lost the position is: scores stay
         // within the mate range, far from the largest resign value.
         options.resign_value = RESIGN_VALUE.range().1 as i32;
-        Analyzer { engine: Engine::with_options(options), limits }
+        let mut engine = Engine::with_options(options);
+        // The network (the options were checked by the caller; a table that cannot be had
+        // falls back to a small one, as the search would).
+        engine.prepare_and_wait();
+        Analyzer { engine, limits }
     }
 
     pub fn analyse(&mut self, pos: &Position) -> Analysis {

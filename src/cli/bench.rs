@@ -1,7 +1,7 @@
 //! `hayate bench`: the deterministic search benchmark (node count signature and speed).
 
-use super::{CliError, spin_arg};
-use crate::engine::options::{FV_SCALE, THREADS};
+use super::{CliError, NetworkArgs, spin_arg};
+use crate::engine::options::THREADS;
 use crate::engine::{Engine, EngineOptions};
 use crate::search::MAX_PLY;
 use crate::search::bench::BENCH_DEPTH;
@@ -17,28 +17,21 @@ pub struct BenchArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1, value_parser = spin_arg::<usize>(&THREADS))]
     threads: usize,
-    /// Search with the NNUE network in this folder (`nn.bin`, or the file itself).
-    #[arg(long)]
-    eval_dir: Option<String>,
-    /// Divisor of the network's output.
-    #[arg(long, default_value_t = FV_SCALE.spin_default() as i32, value_parser = spin_arg::<i32>(&FV_SCALE))]
-    fv_scale: i32,
+    #[command(flatten)]
+    network: NetworkArgs,
 }
 
 /// Prints `Nodes searched: N` and `Nodes/second: N`.
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
-    let options = EngineOptions {
+    let mut options = EngineOptions {
         threads: args.threads,
-        eval_dir: args.eval_dir.clone().unwrap_or_default(),
-        fv_scale: args.fv_scale,
         // Only the network matters here; the bench has tables of its own.
         hash_mib: 1,
         ..EngineOptions::default()
     };
+    args.network.apply(&mut options);
     let mut engine = Engine::with_options(options);
-    if args.eval_dir.is_some() {
-        super::prepare(&mut engine)?;
-    }
+    super::prepare(&mut engine)?;
     let slot = Arc::new(Mutex::new(None));
     let out = slot.clone();
     engine

@@ -1,36 +1,53 @@
 //! `hayate eval`: static evaluations, one integer per position, from the side to move's view:
-//! the NNUE network of `--eval-dir` divided by `--fv-scale` (what YaneuraOu's `e` command
-//! prints), or the built-in linear evaluation.
+//! the network of `--eval-dir` or the built-in one (`--built-in-network true`) divided by
+//! `--fv-scale` (what YaneuraOu's `e` command prints), or else the linear evaluation.
+//! `--export-net` writes the network in the standard format, `--pack-net` in the form compiled
+//! into the binary.
 
-use super::{CliError, spin_arg};
-use crate::engine::options::{FV_SCALE, network_path};
-use crate::nnue::Network;
+use super::{CliError, NetworkArgs};
 use crate::records::usi::parse_list;
 use crate::shogi::Position;
 use std::io::{BufRead, Write};
 
 #[derive(clap::Args, Debug)]
 pub struct EvalArgs {
-    /// Folder holding `nn.bin` (or the network file itself); without it, the built-in
-    /// evaluation.
-    #[arg(long)]
-    eval_dir: Option<String>,
-    /// Divisor of the network's output.
-    #[arg(long, default_value_t = FV_SCALE.spin_default() as i32, value_parser = spin_arg::<i32>(&FV_SCALE))]
-    fv_scale: i32,
+    #[command(flatten)]
+    network: NetworkArgs,
     /// One position (an SFEN, or `startpos`/`sfen ...` with `moves ...`); without it, one per
     /// line of standard input.
     #[arg(long)]
     sfen: Option<String>,
+    /// Write the network as a standard `nn.bin` (what YaneuraOu's NNUE edition reads) to this
+    /// file, and evaluate nothing.
+    #[arg(long)]
+    export_net: Option<String>,
+    /// Write the network packed, as `src/nnue/hayate.nnpack` holds the built-in one, to this
+    /// file, and evaluate nothing.
+    #[arg(long)]
+    pack_net: Option<String>,
 }
 
 pub fn run(args: EvalArgs) -> Result<(), CliError> {
-    let network = match args.eval_dir.as_deref().and_then(network_path) {
-        Some(path) => Some(Network::load(&path).map_err(|e| CliError::Data(e.to_string()))?),
-        None => None,
-    };
+    let network = args.network.load()?;
+    if args.export_net.is_some() || args.pack_net.is_some() {
+        let network = network
+            .ok_or_else(|| CliError::Usage("no network to write: give --eval-dir or --built-in-network true".into()))?;
+        let file = network.parameters().to_bytes();
+        let write = |path: &String, bytes: &[u8]| {
+            std::fs::write(path, bytes).map_err(|err| CliError::File { path: path.clone(), err })
+        };
+        if let Some(path) = &args.export_net {
+            write(path, &file)?;
+        }
+        if let Some(path) = &args.pack_net {
+            write(path, &crate::nnue::packed::pack(&file).map_err(|e| CliError::Data(e.to_string()))?)?;
+        }
+        eprintln!("{}", network.description());
+        return Ok(());
+    }
+    let fv_scale = args.network.fv_scale;
     let eval = |pos: &Position| -> i32 {
-        network.as_ref().and_then(|n| n.evaluate(pos, args.fv_scale)).unwrap_or_else(|| crate::eval::evaluate(pos))
+        network.as_ref().and_then(|n| n.evaluate(pos, fv_scale)).unwrap_or_else(|| crate::eval::evaluate(pos))
     };
     let position = |text: &str, line: usize| -> Result<Position, CliError> {
         let games = parse_list(text).map_err(|e| CliError::Position(format!("line {line}: {e}")))?;

@@ -1,9 +1,9 @@
 //! `hayate gensfen`: self-play training data in YaneuraOu's PackedSfenValue format (see
 //! `crate::tune::gensfen` for the games and which positions are kept).
 
-use super::{CliError, spin_arg};
+use super::{CliError, NetworkArgs, spin_arg};
 use crate::engine::EngineOptions;
-use crate::engine::options::{FV_SCALE, HASH, THREADS, network_path};
+use crate::engine::options::{HASH, THREADS};
 use crate::search::MAX_PLY;
 use crate::tune::gensfen::{self, GensfenOptions};
 use std::io::IsTerminal;
@@ -44,12 +44,9 @@ pub struct GensfenArgs {
     /// Game ply from which positions are not kept and the game is drawn.
     #[arg(long, default_value_t = 320)]
     max_ply: u32,
-    /// The teacher's network (`nn.bin` in this folder, or the file); the built-in evaluation
-    /// without it.
-    #[arg(long)]
-    eval_dir: Option<String>,
-    #[arg(long, default_value_t = FV_SCALE.spin_default() as i32, value_parser = spin_arg::<i32>(&FV_SCALE))]
-    fv_scale: i32,
+    /// The teacher's evaluation.
+    #[command(flatten)]
+    network: NetworkArgs,
     /// Hash table of each game's engine (MiB).
     #[arg(long, default_value_t = 16, value_parser = spin_arg::<usize>(&HASH))]
     hash: usize,
@@ -63,17 +60,10 @@ pub fn run(args: GensfenArgs) -> Result<(), CliError> {
         return from_games(&args);
     }
     let games = args.games.unwrap_or_default();
-    let engine = EngineOptions {
-        hash_mib: args.hash,
-        eval_dir: args.eval_dir.clone().unwrap_or_default(),
-        fv_scale: args.fv_scale,
-        ..EngineOptions::default()
-    };
-    if let Some(dir) = &args.eval_dir {
-        // Refuse a bad teacher before any game (the game threads would fall back silently).
-        let path = network_path(dir).ok_or_else(|| CliError::Usage("--eval-dir is empty".into()))?;
-        crate::nnue::Network::load(&path).map_err(|e| CliError::Data(e.to_string()))?;
-    }
+    let mut engine = EngineOptions { hash_mib: args.hash, ..EngineOptions::default() };
+    args.network.apply(&mut engine);
+    // Refuse a bad teacher before any game (the game threads would fall back silently).
+    args.network.load()?;
     let opts = GensfenOptions {
         games,
         nodes: args.nodes,

@@ -89,3 +89,41 @@ where
     let (min, max) = def.range();
     clap::builder::RangedU64ValueParser::<T>::new().range(min.max(0) as u64..=max.max(0) as u64)
 }
+
+/// The evaluation a command uses, as the options `BuiltInNetwork`, `EvalDir` and `FV_SCALE` give it.
+#[derive(clap::Args, Debug, Clone)]
+pub struct NetworkArgs {
+    /// Without `--eval-dir`: evaluate with the built-in network (`true`) or the linear
+    /// evaluation (`false`).
+    #[arg(long, default_value_t = crate::engine::options::BUILT_IN_NETWORK_DEFAULT, action = clap::ArgAction::Set)]
+    pub built_in_network: bool,
+    /// Folder holding `nn.bin` (or the network file itself).
+    #[arg(long)]
+    pub eval_dir: Option<String>,
+    /// Divisor of the network's output.
+    #[arg(long, default_value_t = crate::engine::options::FV_SCALE.spin_default() as i32,
+          value_parser = spin_arg::<i32>(&crate::engine::options::FV_SCALE))]
+    pub fv_scale: i32,
+}
+
+impl NetworkArgs {
+    /// Where the network comes from (`None`: the linear evaluation).
+    pub fn source(&self) -> Option<crate::engine::options::NetworkSource> {
+        crate::engine::options::NetworkSource::from_options(
+            self.built_in_network,
+            self.eval_dir.as_deref().unwrap_or(""),
+        )
+    }
+
+    /// The network, read now (a file that cannot be used is an error).
+    pub fn load(&self) -> Result<Option<std::sync::Arc<crate::nnue::Network>>, CliError> {
+        self.source().map(|s| s.load().map_err(|e| CliError::Data(format!("{s}: {e}")))).transpose()
+    }
+
+    /// These settings in engine options.
+    pub fn apply(&self, options: &mut crate::engine::EngineOptions) {
+        options.built_in_network = self.built_in_network;
+        options.eval_dir = self.eval_dir.clone().unwrap_or_default();
+        options.fv_scale = self.fv_scale;
+    }
+}

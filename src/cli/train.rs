@@ -34,7 +34,7 @@ pub struct TrainArgs {
     lr_decay: f64,
     /// Learning rate of the HalfKP rows relative to --lr (the king-independent factor rows and
     /// the dense layers learn at --lr).
-    #[arg(long, default_value_t = nnue::trainer::DEFAULT_HALFKP_LR_SCALE as f64, value_parser = positive)]
+    #[arg(long, default_value = "0.03", value_parser = positive)]
     halfkp_lr_scale: f64,
     /// Weight of the search score in the target; the rest is the game result.
     #[arg(long, default_value_t = 0.5, value_parser = unit)]

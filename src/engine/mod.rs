@@ -215,7 +215,7 @@ impl Engine {
     /// comes when all is ready.
     pub fn prepare(&mut self, reporter: Arc<dyn Reporter>, done: Done) -> std::io::Result<()> {
         let book_path = self.options.book_path().map(str::to_string);
-        let network_path = options::network_path(&self.options.eval_dir);
+        let network = options::NetworkSource::from_options(self.options.built_in_network, &self.options.eval_dir);
         // Writing memory is limited by the machine, not by the search's thread count.
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let want = self.options.hash_mib;
@@ -232,14 +232,10 @@ impl Engine {
                 if let Some(e) = tables.prepare(want, threads) {
                     rep.message(&format!("error: {e}; using {} MiB", crate::tt::TranspositionTable::FALLBACK_MIB));
                 }
-                match tables.load_network(network_path.as_deref()) {
-                    Some(Ok(net)) => rep.message(&format!(
-                        "NNUE {}: {}",
-                        network_path.as_deref().map_or(String::new(), |p| p.display().to_string()),
-                        net.description()
-                    )),
-                    Some(Err(e)) => rep.message(&format!("error: EvalDir: {e}; the evaluation stays as it was")),
-                    None => {}
+                match (tables.load_network(network.as_ref()), &network) {
+                    (Some(Ok(net)), Some(source)) => rep.message(&format!("NNUE {source}: {}", net.description())),
+                    (Some(Err(e)), _) => rep.message(&format!("error: EvalDir: {e}; the evaluation stays as it was")),
+                    _ => {}
                 }
                 match (tables.load_book(book_path.as_deref()), &book_path) {
                     (Some(Ok(book)), Some(path)) => {

@@ -36,8 +36,10 @@ pub struct EngineOptions {
     pub book_eval_diff: i32,
     /// Match book positions whatever the ply their `sfen` line gives.
     pub ignore_book_ply: bool,
-    /// Folder holding `nn.bin` (or the network file itself); empty for the built-in
+    /// With `eval_dir` empty: evaluate with the built-in network rather than the linear
     /// evaluation.
+    pub built_in_network: bool,
+    /// Folder holding `nn.bin` (or the network file itself); empty: `built_in_network` decides.
     pub eval_dir: String,
     /// Divisor of the network's output (YaneuraOu's FV_SCALE).
     pub fv_scale: i32,
@@ -50,6 +52,47 @@ pub fn network_path(eval_dir: &str) -> Option<std::path::PathBuf> {
     }
     let p = std::path::Path::new(eval_dir);
     Some(if p.is_file() { p.to_path_buf() } else { p.join("nn.bin") })
+}
+
+/// Where the network evaluated with comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkSource {
+    /// hayate's own network, compiled in (`nnue::packed::BUILT_IN`).
+    BuiltIn,
+    /// A network file.
+    File(std::path::PathBuf),
+}
+
+impl NetworkSource {
+    /// `EvalDir` and `BuiltInNetwork` together: the file of `eval_dir` when it names one (as
+    /// in YaneuraOu), else the built-in network if `built_in_network`, else none (the linear
+    /// evaluation).
+    pub fn from_options(built_in_network: bool, eval_dir: &str) -> Option<NetworkSource> {
+        match network_path(eval_dir) {
+            Some(path) => Some(NetworkSource::File(path)),
+            None => built_in_network.then_some(NetworkSource::BuiltIn),
+        }
+    }
+
+    /// Reads the network (the built-in one is unpacked once per process and shared).
+    pub fn load(&self) -> Result<std::sync::Arc<crate::nnue::Network>, crate::nnue::NnueError> {
+        static BUILT_IN: once_cell::sync::OnceCell<
+            Result<std::sync::Arc<crate::nnue::Network>, crate::nnue::NnueError>,
+        > = once_cell::sync::OnceCell::new();
+        match self {
+            NetworkSource::BuiltIn => BUILT_IN.get_or_init(|| crate::nnue::packed::built_in().map(Into::into)).clone(),
+            NetworkSource::File(path) => crate::nnue::Network::load(path).map(Into::into),
+        }
+    }
+}
+
+impl std::fmt::Display for NetworkSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            NetworkSource::BuiltIn => f.write_str("built-in network"),
+            NetworkSource::File(path) => write!(f, "{}", path.display()),
+        }
+    }
 }
 
 /// The `BookFile` value that means no book (YaneuraOu's).
@@ -75,6 +118,7 @@ impl Default for EngineOptions {
             book_moves: 0,
             book_eval_diff: 0,
             ignore_book_ply: false,
+            built_in_network: false,
             eval_dir: String::new(),
             fv_scale: 0,
         };
@@ -306,6 +350,14 @@ pub const BOOK_EVAL_DIFF: OptionDef = OptionDef {
 pub const IGNORE_BOOK_PLY: OptionDef =
     OptionDef { name: "IgnoreBookPly", kind: OptionKind::Check { default: false, set: |o, v| o.ignore_book_ply = v } };
 
+/// Whether, without `EvalDir`, the engine evaluates with its built-in network by default. Off:
+/// that network, trained on half a million positions, loses to the linear evaluation
+/// (docs/training.md); the default changes when a network wins the match.
+pub const BUILT_IN_NETWORK_DEFAULT: bool = false;
+pub const BUILT_IN_NETWORK: OptionDef = OptionDef {
+    name: "BuiltInNetwork",
+    kind: OptionKind::Check { default: BUILT_IN_NETWORK_DEFAULT, set: |o, v| o.built_in_network = v },
+};
 pub const EVAL_DIR: OptionDef = OptionDef {
     name: "EvalDir",
     kind: OptionKind::Text { default: "", filename: false, set: |o, v| o.eval_dir = v.to_string() },
@@ -334,6 +386,7 @@ pub const OPTIONS: &[OptionDef] = &[
     BOOK_EVAL_DIFF,
     IGNORE_BOOK_PLY,
     EVAL_DIR,
+    BUILT_IN_NETWORK,
     FV_SCALE,
 ];
 

@@ -15,15 +15,16 @@
 //!   `MATE_HASH_MIB_CAP`, allocated when first needed and kept while the size stays.
 //! - The opening book is read at `prepare` when `BookFile` names another file than the one
 //!   read before (a book that cannot be read leaves none).
-//! - The NNUE network is read at `prepare` unless the one of that path is loaded; a file that
-//!   cannot be used leaves the evaluation as it was (the previous network, or none).
+//! - The NNUE network (`EvalDir`'s file, or the built-in one under `BuiltInNetwork`) is read at `prepare`
+//!   unless that one is loaded; a file that cannot be used leaves the evaluation as it was
+//!   (the previous network, or none).
 
+use super::options::NetworkSource;
 use crate::book::{Book, BookError};
 use crate::mate::{DEFAULT_MATE_HASH_MIB, MateSolver};
 use crate::nnue::{Network, NnueError};
 use crate::search::ThreadData;
 use crate::tt::{AllocError, TranspositionTable};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The mate table takes this fraction of `USI_Hash` (it comes on top of the main table)...
@@ -44,8 +45,8 @@ pub struct Tables {
     mate: Option<MateSolver>,
     /// The book and the path it was read from.
     book: Option<(String, Arc<Book>)>,
-    /// The network and the file it was read from.
-    network: Option<(PathBuf, Arc<Network>)>,
+    /// The network and where it was read from.
+    network: Option<(NetworkSource, Arc<Network>)>,
 }
 
 impl Tables {
@@ -122,21 +123,17 @@ impl Tables {
         }))
     }
 
-    /// Reads the network at `path` unless that one is loaded; `None` drops the network.
+    /// Reads the network of `source` unless that one is loaded; `None` drops the network.
     /// Returns the network just read, or why it could not be (the previous one stays then).
-    pub fn load_network(&mut self, path: Option<&Path>) -> Option<Result<Arc<Network>, NnueError>> {
-        let Some(path) = path else {
+    pub fn load_network(&mut self, source: Option<&NetworkSource>) -> Option<Result<Arc<Network>, NnueError>> {
+        let Some(source) = source else {
             self.network = None;
             return None;
         };
-        if self.network.as_ref().is_some_and(|(p, _)| p == path) {
+        if self.network.as_ref().is_some_and(|(s, _)| s == source) {
             return None;
         }
-        Some(Network::load(path).map(|n| {
-            let net = Arc::new(n);
-            self.network = Some((path.to_path_buf(), net.clone()));
-            net
-        }))
+        Some(source.load().inspect(|net| self.network = Some((source.clone(), net.clone()))))
     }
 
     pub fn network(&self) -> Option<&Arc<Network>> {

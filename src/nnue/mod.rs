@@ -8,6 +8,7 @@
 //!   `AccumulatorStack` that updates them incrementally along the search.
 //! - `refresh_cache`: per king square, the last sums computed there, for cheap king moves.
 //! - `layers`: the affine layers and clipped ReLUs after the transformer.
+//! - `packed`: the built-in network and the compact form it is stored in.
 //! - `simd`: `Backend` (scalar, AVX2 or AVX-VNNI, detected at run time) and the transformer
 //!   kernels.
 //!
@@ -26,6 +27,7 @@ mod accumulator;
 pub mod features;
 mod layers;
 mod network;
+pub mod packed;
 mod refresh_cache;
 mod simd;
 

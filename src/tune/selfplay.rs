@@ -136,6 +136,7 @@ pub fn run(opts: &SelfPlayOptions, out: &mut (dyn Write + Send)) -> std::io::Res
                     ..EngineOptions::default()
                 };
                 let mut engine = Engine::with_options(options);
+                engine.prepare_and_wait();
                 loop {
                     let g = next_game.fetch_add(1, Ordering::Relaxed);
                     if g >= opts.games || error.lock().is_some() {

@@ -2,7 +2,9 @@
 //! `FV_SCALE` as YaneuraOu names them, read at `isready`; the `eval` command and `hayate eval`
 //! print YaneuraOu's evaluations of the public reference set; bad files are errors at
 //! `isready` and the engine keeps its evaluation; the search plays with the network, and
-//! positions it cannot evaluate (a tsume problem) still search.
+//! positions it cannot evaluate (a tsume problem) still search. The built-in network
+//! (`BuiltInNetwork`) equals the file `hayate eval --export-net` writes, and that file is the
+//! one compiled in.
 
 use crate::common;
 
@@ -72,7 +74,10 @@ fn the_eval_command_prints_the_reference_evaluations() {
     let lines = e.until("usiok", T);
     assert!(lines.contains(&"option name EvalDir type string default <empty>".to_string()), "{lines:?}");
     assert!(lines.contains(&"option name FV_SCALE type spin default 16 min 1 max 128".to_string()), "{lines:?}");
-    let linear = eval_of(&mut e, &reference(1)[0].0);
+    let built_in_network =
+        format!("option name BuiltInNetwork type check default {}", hayate::engine::options::BUILT_IN_NETWORK_DEFAULT);
+    assert!(lines.contains(&built_in_network), "{lines:?}");
+    e.send("setoption name BuiltInNetwork value true");
     e.send(&format!("setoption name EvalDir value {}", dir.display()));
     let msgs = ready(&mut e);
     assert_eq!(msgs.len(), 1, "{msgs:?}");
@@ -86,11 +91,77 @@ fn the_eval_command_prints_the_reference_evaluations() {
     e.send("setoption name FV_SCALE value 32");
     let v32 = eval_of(&mut e, &sfen);
     assert!((v32 - v16 / 2).abs() <= 1, "{v16} {v32}");
-    // Back to the built-in evaluation.
+    // Back to the built-in network, then to the linear evaluation: what `hayate eval` prints.
     e.send("setoption name FV_SCALE value 16");
     e.send("setoption name EvalDir value <empty>");
+    let msgs = ready(&mut e);
+    assert!(msgs.len() == 1 && msgs[0].starts_with("info string NNUE built-in network: 64217077 bytes"), "{msgs:?}");
+    assert_eq!(eval_of(&mut e, &sfen), hayate_eval(&["--built-in-network", "true"], &sfen));
+    e.send("setoption name BuiltInNetwork value false");
     assert!(ready(&mut e).is_empty());
+    let linear = hayate_eval(&["--built-in-network", "false"], &sfen);
     assert_eq!(eval_of(&mut e, &sfen), linear);
+    assert_eq!(linear, hayate::eval::evaluate(&Position::from_sfen(&sfen).unwrap()) as i64);
+}
+
+/// What `hayate eval ARGS --sfen SFEN` prints.
+fn hayate_eval(args: &[&str], sfen: &str) -> i64 {
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_hayate")).arg("eval").args(args).args(["--sfen", sfen]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().trim().parse().unwrap()
+}
+
+#[test]
+fn the_built_in_network_is_the_exported_file_and_evaluates_as_it() {
+    let _cpu = common::shared();
+    let dir = std::env::temp_dir().join(format!("hayate-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (file, packed) = (dir.join("nn.bin"), dir.join("hayate.nnpack"));
+    let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(["eval", "--built-in-network", "true", "--export-net", file.to_str().unwrap()])
+        .args(["--pack-net", packed.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The file is the one compiled in, packed or not, and a standard network.
+    let exported = std::fs::read(&file).unwrap();
+    let compiled = include_bytes!("../../src/nnue/hayate.nnpack");
+    assert!(hayate::nnue::packed::unpack(compiled).unwrap() == exported);
+    assert!(hayate::nnue::packed::unpack(&std::fs::read(&packed).unwrap()).unwrap() == exported);
+    let net = hayate::nnue::Network::from_bytes(&exported).unwrap();
+    // The engine's default evaluation is that file's, position for position.
+    let evals = |args: &[&str]| -> Vec<i64> {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
+            .arg("eval")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input: String = reference(200).iter().map(|(s, _)| format!("{s}\n")).collect();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| l.parse().unwrap()).collect()
+    };
+    let built_in = evals(&["--built-in-network", "true"]);
+    assert_eq!(built_in, evals(&["--eval-dir", dir.to_str().unwrap()]));
+    let direct: Vec<i64> = reference(200)
+        .iter()
+        .map(|(s, _)| net.evaluate(&Position::from_sfen(s).unwrap(), 16).unwrap() as i64)
+        .collect();
+    assert_eq!(built_in, direct);
+    // A real network, not a constant.
+    assert!(built_in.iter().collect::<std::collections::HashSet<_>>().len() > 100);
+    let mut e = Engine::start();
+    e.send("usi");
+    e.until("usiok", T);
+    e.send("setoption name BuiltInNetwork value true");
+    assert_eq!(ready(&mut e).len(), 1);
+    let (sfen, _) = reference(1).remove(0);
+    assert_eq!(eval_of(&mut e, &sfen), built_in[0]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -37,9 +37,13 @@
 //! share most of their rows in the cache, and the rows of the next sample are prefetched; the
 //! forward and backward passes are compiled for AVX2 where the CPU has it (`trainer`).
 //!
-//! **Initialisation** (seeded): HalfKP rows uniform in +-0.042, factor rows 0, transformer and
+//! **Initialisation** (seeded): factor rows uniform in +-0.042, HalfKP rows 0, transformer and
 //! hidden biases 0.5 (the middle of the clipped ReLU's linear range), dense weights uniform in
-//! +-1/sqrt(inputs), output bias 0.
+//! +-1/sqrt(inputs), output bias 0. HalfKP rows starting at 0 rather than the factor rows
+//! starting at 0 gave the same validation loss (0.5935 against 0.5930 on 437 k positions), and
+//! the rows of king squares no position trained are then exactly the factor rows, so the
+//! exported king blocks repeat and the packed network (`crate::nnue::packed`) is 1-3 MB
+//! instead of 23 MB.
 //!
 //! **Runs.** `run` trains epoch after epoch, computes the validation loss, writes the network of
 //! the best validation epoch so far to `out` (of every epoch when there is no validation set,

@@ -53,15 +53,17 @@ pub struct Model {
     pub dense: Vec<f32>,
 }
 
-/// Spread of the initial HalfKP weights: 38 of them give an accumulator spread of about 0.15
+/// Spread of the initial factor weights: 38 of them give an accumulator spread of about 0.15
 /// around the bias, inside the clipped ReLU's linear range.
 const INIT_FT: f32 = 0.042;
 /// Initial transformer and hidden biases: the middle of the linear range [0, 1].
 const INIT_BIAS: f32 = 0.5;
 
 impl Model {
-    /// A model with small seeded random weights: HalfKP rows uniform in +-`INIT_FT`, factor
-    /// rows zero (they learn what all king squares share), dense weights uniform in
+    /// A model with small seeded random weights: factor rows uniform in +-`INIT_FT`, HalfKP
+    /// rows zero (a king square's rows only learn how it differs from what all king squares
+    /// share, and a row no position touched exports as its factor row: no noise for rare
+    /// king squares, and a file whose king blocks repeat), dense weights uniform in
     /// +-1/sqrt(inputs), biases in the middle of the linear range (output bias 0).
     pub fn new(seed: u64) -> Model {
         let mut rng = Rng::new(seed, 0x6e6e_7565);
@@ -69,8 +71,8 @@ impl Model {
             let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * u - 1.0) * a
         };
-        let mut ft = vec![Row::ZERO; INPUT_DIMENSIONS];
-        for row in &mut ft {
+        let mut factor = vec![Row::ZERO; FE_END];
+        for row in &mut factor {
             row.0.iter_mut().for_each(|w| *w = uniform(INIT_FT));
         }
         let mut dense = vec![0.0; DENSE_LEN];
@@ -82,7 +84,7 @@ impl Model {
         dense[L2_WEIGHTS..L2_BIAS].iter_mut().for_each(|w| *w = uniform(l2));
         dense[L2_BIAS..OUT_WEIGHTS].fill(INIT_BIAS);
         dense[OUT_WEIGHTS..OUT_BIAS].iter_mut().for_each(|w| *w = uniform(l2));
-        Model { ft, factor: vec![Row::ZERO; FE_END], dense }
+        Model { ft: vec![Row::ZERO; INPUT_DIMENSIONS], factor, dense }
     }
 
     /// The same function without factor rows: each folded into the HalfKP rows of its
