@@ -64,6 +64,9 @@ def part_of_openings(args):
     random.seed(args.seed)
     random.shuffle(lines)
     used = lines[: (args.games + 1) // 2]
+    if len(used) < (args.games + 1) // 2:
+        print(f"warning: {args.openings} has {len(lines)} lines: the {n} parts play {2 * len(used)} games, "
+              f"not {args.games} (use more lines, e.g. from usi-scripts/openings_from_records.py)", file=sys.stderr)
     share = used[(i - 1) * len(used) // n : i * len(used) // n]
     path = os.path.join(tempfile.mkdtemp(prefix="hayate-part-"), "openings.txt")
     with open(path, "w") as f:
