@@ -46,7 +46,7 @@ pub struct EngineOptions {
 }
 
 /// The file `EvalDir` names: `nn.bin` in that folder, or the path itself when it is a file.
-pub fn network_path(eval_dir: &str) -> Option<std::path::PathBuf> {
+fn network_path(eval_dir: &str) -> Option<std::path::PathBuf> {
     if eval_dir.is_empty() {
         return None;
     }

@@ -30,19 +30,20 @@ fn weights_range(file: &[u8]) -> Option<std::ops::Range<usize>> {
     (end <= file.len()).then_some(start..end)
 }
 
-/// Applies `op` to each `i16` of a king block and the same `i16` of the block before, from
-/// the last block to the first (`delta`) or from the first to the last (`!delta`).
+/// `delta`: every king block but the first becomes its difference from the block before (from
+/// the last block down, so each subtracts an original); `!delta` undoes it (from the second
+/// block up, so each adds a restored one).
 fn chain_blocks(weights: &mut [u8], delta: bool) {
     let blocks = weights.len() / BLOCK_BYTES;
-    let order: Box<dyn Iterator<Item = usize>> = if delta { Box::new((1..blocks).rev()) } else { Box::new(1..blocks) };
-    for b in order {
+    let mut step = |b: usize| {
         let (before, this) = weights[(b - 1) * BLOCK_BYTES..(b + 1) * BLOCK_BYTES].split_at_mut(BLOCK_BYTES);
         for (w, p) in this.chunks_exact_mut(2).zip(before.chunks_exact(2)) {
             let (x, prev) = (i16::from_le_bytes([w[0], w[1]]), i16::from_le_bytes([p[0], p[1]]));
             let y = if delta { x.wrapping_sub(prev) } else { x.wrapping_add(prev) };
             w.copy_from_slice(&y.to_le_bytes());
         }
-    }
+    };
+    if delta { (1..blocks).rev().for_each(&mut step) } else { (1..blocks).for_each(&mut step) }
 }
 
 /// The packed form of a standard network file (which must parse).

@@ -20,11 +20,11 @@
 //! written for them; a new run with the same file continues after them (cutting off a record
 //! of a game the last run did not finish).
 
-use super::Rng;
+use super::{MultiPvLines, Rng, is_quiet};
 use crate::engine::options::RESIGN_VALUE;
 use crate::engine::{Engine, EngineOptions};
 use crate::records::packed_sfen::{PackedSfenValue, RECORD_BYTES, move_to_psv, pack};
-use crate::search::{BestMove, Limits, NullReporter, Reporter, Score, SearchInfo};
+use crate::search::{BestMove, Limits, NullReporter, Reporter};
 use crate::shogi::{Color, JudgeOptions, Move, Position, Referee};
 use parking_lot::Mutex;
 use std::io::{Seek, Write};
@@ -84,33 +84,7 @@ struct Sample {
 
 /// Whether a position enters the data (see the module doc).
 pub fn keep(pos: &Position, mv: Move, score: i32, ply_after_random: bool, max_ply: u32) -> bool {
-    ply_after_random
-        && !pos.in_check()
-        && !mv.is_promotion()
-        && (mv.is_drop() || pos.piece_on(mv.to()).is_empty())
-        && pos.game_ply() < max_ply
-        && score.abs() <= SCORE_CAP
-}
-
-/// Keeps the last report of every MultiPV line (for the random moves).
-#[derive(Default)]
-struct Lines(parking_lot::Mutex<Vec<(usize, i32, Move)>>);
-
-impl Reporter for Lines {
-    fn info(&self, info: &SearchInfo) {
-        let score = match info.score {
-            Score::Cp(v) => v,
-            Score::Mate(n) if n > 0 => 30_000 - n,
-            Score::Mate(n) => -30_000 - n,
-        };
-        if let Some(&m) = info.pv.first() {
-            let mut v = self.0.lock();
-            v.retain(|(k, _, _)| *k != info.multipv);
-            v.push((info.multipv, score, m));
-        }
-    }
-    fn bestmove(&self, _: &BestMove, _: Option<i32>) {}
-    fn message(&self, _: &str) {}
+    ply_after_random && is_quiet(pos, mv) && pos.game_ply() < max_ply && score.abs() <= SCORE_CAP
 }
 
 /// The start of game `g`: a prefix of an opening line.
@@ -143,7 +117,7 @@ fn play_game(opts: &GensfenOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec<
         }
         let random = played < opts.random_plies;
         engine.options.multipv = if random { 4 } else { 1 };
-        let lines = Arc::new(Lines::default());
+        let lines = Arc::new(MultiPvLines::default());
         let reporter: Arc<dyn Reporter> = if random { lines.clone() } else { Arc::new(NullReporter) };
         let limits = match opts.depth {
             Some(d) => Limits { depth: Some(d), ..Default::default() },
@@ -157,12 +131,7 @@ fn play_game(opts: &GensfenOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec<
             BestMove::Move { mv, .. } => (mv, result.score.unwrap_or(0)),
         };
         if random {
-            let l = lines.0.lock();
-            let best = l.iter().map(|x| x.1).max().unwrap_or(score);
-            let near: Vec<Move> = l.iter().filter(|x| x.1 >= best - RANDOM_MARGIN).map(|x| x.2).collect();
-            if !near.is_empty() {
-                mv = near[(rng.next_u64() % near.len() as u64) as usize];
-            }
+            mv = lines.random_near_best(RANDOM_MARGIN, rng).unwrap_or(mv);
         } else if score.abs() >= ADJUDICATE {
             return (samples, Some(if score > 0 { us } else { !us }));
         }

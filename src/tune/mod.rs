@@ -16,8 +16,10 @@ pub mod train;
 use crate::eval::features::{self, NUM_FEATURES, REL};
 use crate::eval::{HAND_VALUE, PIECE_VALUE};
 use crate::records::{Game, csa};
+use crate::search::{BestMove, Reporter, Score, SearchInfo};
 use crate::shogi::Color;
 use crate::shogi::PieceType;
+use crate::shogi::{Move, Position};
 
 /// A seeded random number generator (splitmix64): the same games for the same seed.
 pub struct Rng(pub u64);
@@ -37,6 +39,44 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
+}
+
+/// Keeps the last report of every MultiPV line of a search: self-play's random opening moves.
+#[derive(Default)]
+pub struct MultiPvLines(parking_lot::Mutex<Vec<(usize, i32, Move)>>);
+
+impl Reporter for MultiPvLines {
+    fn info(&self, info: &SearchInfo) {
+        let score = match info.score {
+            Score::Cp(v) => v,
+            Score::Mate(n) if n > 0 => 30_000 - n,
+            Score::Mate(n) => -30_000 - n,
+        };
+        if let Some(&m) = info.pv.first() {
+            let mut v = self.0.lock();
+            v.retain(|(k, _, _)| *k != info.multipv);
+            v.push((info.multipv, score, m));
+        }
+    }
+    fn bestmove(&self, _: &BestMove, _: Option<i32>) {}
+    fn message(&self, _: &str) {}
+}
+
+impl MultiPvLines {
+    /// One of the lines' first moves scored within `margin` of the best, drawn from `rng`;
+    /// `None` (and `rng` untouched) when no line was reported.
+    pub fn random_near_best(&self, margin: i32, rng: &mut Rng) -> Option<Move> {
+        let lines = self.0.lock();
+        let best = lines.iter().map(|l| l.1).max()?;
+        let near: Vec<Move> = lines.iter().filter(|l| l.1 >= best - margin).map(|l| l.2).collect();
+        Some(near[(rng.next_u64() % near.len() as u64) as usize])
+    }
+}
+
+/// A position worth training on after move `mv`: not in check, and `mv` neither a capture nor
+/// a promotion, so that the static evaluation should match the search's score.
+pub fn is_quiet(pos: &Position, mv: Move) -> bool {
+    !pos.in_check() && !mv.is_promotion() && (mv.is_drop() || pos.piece_on(mv.to()).is_empty())
 }
 
 /// How a recorded game ended: `Some(winner)` (`None` inside for a draw), or `None` when the

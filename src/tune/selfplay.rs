@@ -5,10 +5,10 @@
 //! `game  ply  sfen  score  result` with `score` the search score (centipawns, side to move)
 //! and `result` 1 / 0.5 / 0 for a win / draw / loss of the side to move.
 
-use super::Rng;
+use super::{MultiPvLines, Rng, is_quiet};
 use crate::engine::{Engine, EngineOptions, options::RESIGN_VALUE};
-use crate::search::{BestMove, Limits, NullReporter, Reporter, Score, SearchInfo};
-use crate::shogi::{Color, JudgeOptions, Move, Position, Referee};
+use crate::search::{BestMove, Limits, NullReporter, Reporter};
+use crate::shogi::{Color, JudgeOptions, Position, Referee};
 use parking_lot::Mutex;
 use std::io::Write;
 use std::sync::Arc;
@@ -44,27 +44,6 @@ impl Default for SelfPlayOptions {
     }
 }
 
-/// Keeps the last report of every MultiPV line.
-#[derive(Default)]
-struct Lines(Mutex<Vec<(usize, i32, Move)>>);
-
-impl Reporter for Lines {
-    fn info(&self, info: &SearchInfo) {
-        let score = match info.score {
-            Score::Cp(v) => v,
-            Score::Mate(n) if n > 0 => 30_000 - n,
-            Score::Mate(n) => -30_000 - n,
-        };
-        if let Some(&m) = info.pv.first() {
-            let mut v = self.0.lock();
-            v.retain(|(k, _, _)| *k != info.multipv);
-            v.push((info.multipv, score, m));
-        }
-    }
-    fn bestmove(&self, _: &BestMove, _: Option<i32>) {}
-    fn message(&self, _: &str) {}
-}
-
 struct Record {
     ply: u32,
     sfen: String,
@@ -81,7 +60,7 @@ fn play_game(opts: &SelfPlayOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec
     for ply in 0..opts.max_plies {
         let random = ply < opts.random_plies;
         engine.options.multipv = if random { 4 } else { 1 };
-        let lines = Arc::new(Lines::default());
+        let lines = Arc::new(MultiPvLines::default());
         let reporter: Arc<dyn Reporter> = if random { lines.clone() } else { Arc::new(NullReporter) };
         let limits = Limits { nodes: Some(if random { opts.nodes / 2 } else { opts.nodes }), ..Default::default() };
         let result = engine.search(pos.clone(), limits, reporter);
@@ -92,21 +71,13 @@ fn play_game(opts: &SelfPlayOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec
             BestMove::Move { mv, .. } => (mv, result.score.unwrap_or(0)),
         };
         if random {
-            let l = lines.0.lock();
-            let best = l.iter().map(|x| x.1).max().unwrap_or(score);
-            let near: Vec<Move> = l.iter().filter(|x| x.1 >= best - 60).map(|x| x.2).collect();
-            if !near.is_empty() {
-                mv = near[(rng.next_u64() % near.len() as u64) as usize];
-            }
+            mv = lines.random_near_best(60, rng).unwrap_or(mv);
         }
         // Adjudicate clear results to save time.
         if !random && score.abs() >= 3000 {
             return (records, Some(if score > 0 { us } else { !us }));
         }
-        let quiet = !pos.in_check()
-            && !mv.is_promotion()
-            && (mv.is_drop() || pos.piece_on(mv.to()).is_empty())
-            && score.abs() < 2500;
+        let quiet = is_quiet(&pos, mv) && score.abs() < 2500;
         if !random && ply >= opts.min_record_ply && quiet {
             records.push(Record { ply, sfen: pos.to_sfen(), score, side: us });
         }
