@@ -1,12 +1,12 @@
 //! Mate search against the reference corpora in tests/data (see tests/data/README.md, section
 //! 4): `mate_in_one` against brute force, and the df-pn solver on every public problem.
 
+use crate::common::{load_jsonl as load, parallel};
 use hayate::mate::{MateAnswer, MateLimits, MateSolver, generate_checks, mate_in_one, verify_mate_line};
 use hayate::shogi::movegen::{self, MoveList};
 use hayate::shogi::{Move, Position};
 use serde_json::Value;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Node budget per problem with a mate: the hardest public one needs under a tenth of it (the
@@ -21,38 +21,6 @@ const TEST_HASH_MIB: usize = 32;
 const RANDOM_WALK_PLIES: usize = 24;
 /// Positions with a mate in one the random walks must reach at least.
 const MIN_WALK_MATES: usize = 1000;
-
-fn load(name: &str) -> Vec<Value> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("valid JSON line"))
-        .collect()
-}
-
-/// Runs `f` over `items` on all cores; returns what each call gave, in order.
-fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let next = AtomicUsize::new(0);
-    let out = Mutex::new(Vec::new());
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(item) = items.get(i) else { break };
-                    let r = f(item);
-                    out.lock().unwrap().push((i, r));
-                }
-            });
-        }
-    });
-    let mut v = out.into_inner().unwrap();
-    v.sort_by_key(|(i, _)| *i);
-    v.into_iter().map(|(_, r)| r).collect()
-}
 
 /// Every legal move after which the opponent is checkmated.
 fn brute_force_mates(pos: &mut Position) -> Vec<Move> {

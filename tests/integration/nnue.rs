@@ -7,13 +7,13 @@
 //! from a reconstructed predecessor; incremental updates equal recomputation along 100,000
 //! random plies (with undo and null moves); AVX2 equals scalar; bad files give distinct errors.
 
+use crate::common::load_jsonl;
 use hayate::nnue::{
     ARCHITECTURE_HASH, Accumulator, AccumulatorStack, Backend, DEFAULT_FV_SCALE, Network, NnueError, can_evaluate,
 };
 use hayate::shogi::attacks::attacks_of;
 use hayate::shogi::movegen::{self, MoveList};
 use hayate::shogi::{Color, Hand, Move, Piece, PieceType, Position, Square};
-use serde_json::Value;
 use std::io::Read;
 use std::sync::OnceLock;
 
@@ -33,16 +33,6 @@ fn fixture() -> &'static (Vec<u8>, Network) {
 
 fn net() -> &'static Network {
     &fixture().1
-}
-
-fn load_jsonl(name: &str) -> Vec<Value> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("valid JSON line"))
-        .collect()
 }
 
 fn reference() -> Vec<(Position, i32)> {

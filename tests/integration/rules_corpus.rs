@@ -2,42 +2,11 @@
 //! implementation, see tests/data/README.md): perft counts, exact legal move lists, and the
 //! do/undo and key invariants along the way.
 
+use crate::common::{load_jsonl as load, parallel};
 use hayate::shogi::movegen::{self, MoveList, perft, perft_divide};
 use hayate::shogi::{Move, Position};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn load(name: &str) -> Vec<Value> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("valid JSON line"))
-        .collect()
-}
-
-/// Runs `f` over `items` on all cores; returns the failure messages.
-fn parallel<T: Sync>(items: &[T], f: impl Fn(&T) -> Vec<String> + Sync) -> Vec<String> {
-    let next = AtomicUsize::new(0);
-    let failures = Mutex::new(Vec::new());
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(item) = items.get(i) else { break };
-                    let errs = f(item);
-                    failures.lock().unwrap().extend(errs);
-                }
-            });
-        }
-    });
-    failures.into_inner().unwrap()
-}
 
 fn legal_strings(pos: &Position) -> BTreeSet<String> {
     let mut list = MoveList::new();
@@ -123,6 +92,7 @@ fn random_positions_legal_moves_and_perft() {
         errs.extend(check_do_undo(&mut pos));
         errs
     });
+    let failures = failures.concat();
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
 
@@ -153,6 +123,7 @@ fn perft_known_counts() {
         let n = perft(&mut pos, *d);
         if n == *want { vec![] } else { vec![format!("{name} ({sfen}): perft({d}) = {n}, expected {want}")] }
     });
+    let failures = failures.concat();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

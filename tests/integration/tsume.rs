@@ -3,13 +3,13 @@
 //! cshogi and confirmed by rsshogi; see tests/data/README.md), and the mate solver against
 //! YaneuraOu's answers on the public kingless problems (tests/data/kingless_mates_public.jsonl).
 
+use crate::common::{load_jsonl as load, parallel};
 use hayate::mate::{MateAnswer, MateLimits, MateSolver, generate_checks, mate_in_one, verify_mate_line};
 use hayate::shogi::movegen::{self, CAPTURES, EVASIONS, MoveList, QUIET_CHECKS, QUIETS};
 use hayate::shogi::{Color, Move, Position, perft};
 use serde_json::Value;
 use std::collections::HashSet;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Mates the reference finds within this many plies must be found, no longer than its line.
@@ -24,38 +24,6 @@ const NULL_PROBLEM_NODES: u64 = 300_000;
 const TEST_HASH_MIB: usize = 16;
 /// Plies of the random walks from the kingless reference positions.
 const WALK_PLIES: usize = 24;
-
-fn load(name: &str) -> Vec<Value> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("valid JSON line"))
-        .collect()
-}
-
-/// Runs `f` over `items` on all cores; returns what each call gave, in order.
-fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let next = AtomicUsize::new(0);
-    let out = Mutex::new(Vec::new());
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(item) = items.get(i) else { break };
-                    let r = f(item);
-                    out.lock().unwrap().push((i, r));
-                }
-            });
-        }
-    });
-    let mut v = out.into_inner().unwrap();
-    v.sort_by_key(|(i, _)| *i);
-    v.into_iter().map(|(_, r)| r).collect()
-}
 
 fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
