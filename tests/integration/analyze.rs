@@ -4,9 +4,8 @@
 
 use hayate::shogi::Position;
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/analyze");
 
@@ -16,20 +15,7 @@ fn data(name: &str) -> PathBuf {
 
 /// Runs `hayate analyze ARGS` with `stdin` as input.
 fn analyze(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
-        .arg("analyze")
-        .args(["--hash", "16"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start hayate");
-    let mut input = child.stdin.take().expect("stdin");
-    // The process may stop before reading (bad options): a closed pipe is fine then.
-    let _ = input.write_all(stdin);
-    drop(input);
-    child.wait_with_output().expect("hayate runs")
+    crate::common::run_hayate(&[&["analyze", "--hash", "16"], args].concat(), stdin)
 }
 
 /// Records and summary of a successful JSON run.

@@ -214,3 +214,21 @@ pub fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Ve
     v.sort_by_key(|(i, _)| *i);
     v.into_iter().map(|(_, r)| r).collect()
 }
+
+/// Runs the release binary with `args`, `stdin` as its input, and waits for it.
+pub fn run_hayate(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hayate");
+    let mut input = child.stdin.take().expect("stdin");
+    // The process may stop before reading (bad options): a closed pipe is fine then.
+    let _ = input.write_all(stdin);
+    drop(input);
+    child.wait_with_output().expect("hayate runs")
+}

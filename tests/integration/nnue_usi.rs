@@ -11,9 +11,9 @@ use crate::common;
 use common::{Engine, bestmove_of};
 use hayate::shogi::Position;
 use serde_json::Value;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -132,16 +132,8 @@ fn the_built_in_network_is_the_exported_file_and_evaluates_as_it() {
     let net = hayate::nnue::Network::from_bytes(&exported).unwrap();
     // The engine's default evaluation is that file's, position for position.
     let evals = |args: &[&str]| -> Vec<i64> {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
-            .arg("eval")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
         let input: String = reference(200).iter().map(|(s, _)| format!("{s}\n")).collect();
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = common::run_hayate(&[&["eval"], args].concat(), input.as_bytes());
         assert!(out.status.success());
         String::from_utf8(out.stdout).unwrap().lines().map(|l| l.parse().unwrap()).collect()
     };
@@ -228,14 +220,7 @@ fn hayate_eval_prints_the_reference_evaluations_and_refuses_bad_files() {
     let _cpu = common::shared();
     let refs = reference(500);
     let input: String = refs.iter().map(|(s, _)| format!("{s}\n")).collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
-        .args(["eval", "--eval-dir", network_dir().to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_hayate(&["eval", "--eval-dir", network_dir().to_str().unwrap()], input.as_bytes());
     assert!(out.status.success());
     let got: Vec<i64> = String::from_utf8(out.stdout).unwrap().lines().map(|l| l.parse().unwrap()).collect();
     let want: Vec<i64> = refs.iter().map(|(_, v)| *v).collect();

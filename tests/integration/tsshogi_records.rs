@@ -8,9 +8,8 @@
 use hayate::records::{self, Format, Game, Input};
 use hayate::shogi::{EnteringKingRule, Verdict};
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/records");
 
@@ -78,19 +77,7 @@ fn records_read_as_tsshogi_wrote_them() {
 
 /// Runs `hayate analyze ARGS` with `stdin` as input.
 fn analyze(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
-        .arg("analyze")
-        .args(["--hash", "16", "--quiet"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start hayate");
-    let mut input = child.stdin.take().expect("stdin");
-    let _ = input.write_all(stdin);
-    drop(input);
-    child.wait_with_output().expect("hayate runs")
+    crate::common::run_hayate(&[&["analyze", "--hash", "16", "--quiet"], args].concat(), stdin)
 }
 
 fn records_of(out: &Output) -> (Vec<Value>, Value) {
