@@ -8,7 +8,7 @@ use crate::shogi::{Color, Move, PieceType, Position, Square};
 
 /// Attackers of both colours on `sq` with occupancy `occ`.
 fn all_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
-    (pos.attackers_to_with(Color::Black, sq, occ) | pos.attackers_to_with(Color::White, sq, occ)) & occ
+    pos.attackers_to_both(sq, occ) & occ
 }
 
 /// Kinds in the order they are used to recapture (cheapest first).

@@ -11,8 +11,8 @@
 //! - `CAPTURES`: captures and pawn promotions (not in check).
 //! - `QUIETS`: everything else except non-promotions that are never better (not in check).
 //! - `EVASIONS`: moves out of check, without the never-better non-promotions.
-//! - `QUIET_CHECKS`: non-captures that give check (not in check), for the quiescence search
-//!   and the mate search.
+//! - `QUIET_CHECKS`: the `QUIETS` moves that give check (not in check), in the same order;
+//!   for the search once late quiet moves are pruned.
 //!
 //! `CAPTURES` + `QUIETS` = all moves out of `ALL` but the never-better non-promotions, each once.
 
@@ -96,11 +96,20 @@ pub fn generate<const MODE: u8>(pos: &Position, list: &mut MoveList) {
             drops(pos, list, empty);
         }
         QUIET_CHECKS => {
-            let mut all = MoveList::new();
-            board_moves::<false, false>(pos, &mut all, empty);
-            king_moves(pos, &mut all, empty, false);
-            drops(pos, &mut all, empty);
-            for m in all {
+            let mut candidates = MoveList::new();
+            board_moves::<false, true>(pos, &mut candidates, empty);
+            king_moves(pos, &mut candidates, empty, false);
+            // Drops only onto squares from which a kind in hand would attack the king (the
+            // attacks of that kind of the other colour from the king's square).
+            let eksq = pos.king_square(them);
+            let mut drop_squares = Bitboard::EMPTY;
+            for pt in PieceType::HAND {
+                if pos.hand(us).has(pt) {
+                    drop_squares |= super::attacks::attacks_of(them, pt, eksq, pos.occupied());
+                }
+            }
+            drops(pos, &mut candidates, empty & drop_squares);
+            for m in candidates {
                 if pos.gives_check(m) {
                     list.push(m);
                 }
@@ -175,10 +184,7 @@ fn board_moves<const ALL_PROMOS: bool, const NO_PAWN_PROMO: bool>(
     let pawn_tos = free_pawns.shift_forward(us) & target;
     let zone = ZONE[us.index()];
     let last = RANKS[if us == Color::Black { 0 } else { 8 }];
-    let back = |to: Square| match us {
-        Color::Black => Square::new(to.index() as u8 + 1),
-        Color::White => Square::new(to.index() as u8 - 1),
-    };
+    let back = |to: Square| pawn_origin(us, to);
     for to in pawn_tos.and_not(zone) {
         list.push(Move::normal(back(to), to, false));
     }
@@ -229,17 +235,26 @@ fn board_moves<const ALL_PROMOS: bool, const NO_PAWN_PROMO: bool>(
     }
 }
 
+/// The square a pawn of `us` moving to `to` comes from.
+#[inline]
+fn pawn_origin(us: Color, to: Square) -> Square {
+    match us {
+        Color::Black => Square::new(to.index() as u8 + 1),
+        Color::White => Square::new(to.index() as u8 - 1),
+    }
+}
+
 /// Non-capturing pawn promotions (unpinned or moving along the pin line).
 fn pawn_quiet_promotions(pos: &Position, list: &mut MoveList, empty: Bitboard) {
     let us = pos.side_to_move();
     let zone = ZONE[us.index()];
     let pinned = pos.pinned();
     let ksq = pos.king_square(us);
-    for from in pos.pieces(us, PieceType::Pawn) {
-        let t = pawn_attacks(us, from) & empty & zone;
-        if let Some(to) = t.iter().next()
-            && (!pinned.contains(from) || line(ksq, from).contains(to))
-        {
+    // All pawns at once; each destination has one origin, one square behind it, so the moves
+    // come in the order of their pawns.
+    for to in pos.pieces(us, PieceType::Pawn).shift_forward(us) & empty & zone {
+        let from = pawn_origin(us, to);
+        if !pinned.contains(from) || line(ksq, from).contains(to) {
             list.push(Move::normal(from, to, true));
         }
     }

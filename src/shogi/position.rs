@@ -304,6 +304,29 @@ impl Position {
         (step | sliders) & self.by_color[c.index()]
     }
 
+    /// Pieces of both colours that attack `sq` with occupancy `occ` (one slider lookup per
+    /// kind instead of one per colour and kind).
+    #[inline]
+    pub fn attackers_to_both(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let t = &self.by_type;
+        let (black, white) = (self.by_color[Color::Black.index()], self.by_color[Color::White.index()]);
+        // A black piece attacks `sq` from where a white piece on `sq` would attack, and back.
+        let by_black = (pawn_attacks(Color::White, sq) & t[PieceType::Pawn.index()])
+            | (knight_attacks(Color::White, sq) & t[PieceType::Knight.index()])
+            | (silver_attacks(Color::White, sq) & t[PieceType::Silver.index()])
+            | (gold_attacks(Color::White, sq) & self.golds())
+            | (lance_attacks(Color::White, sq, occ) & t[PieceType::Lance.index()]);
+        let by_white = (pawn_attacks(Color::Black, sq) & t[PieceType::Pawn.index()])
+            | (knight_attacks(Color::Black, sq) & t[PieceType::Knight.index()])
+            | (silver_attacks(Color::Black, sq) & t[PieceType::Silver.index()])
+            | (gold_attacks(Color::Black, sq) & self.golds())
+            | (lance_attacks(Color::Black, sq, occ) & t[PieceType::Lance.index()]);
+        let both = (king_attacks(sq) & self.hdk())
+            | (bishop_attacks(sq, occ) & self.bishops_horses())
+            | (rook_attacks(sq, occ) & self.rooks_dragons());
+        (by_black & black) | (by_white & white) | (both & (black | white))
+    }
+
     #[inline]
     pub fn attackers_to(&self, c: Color, sq: Square) -> Bitboard {
         self.attackers_to_with(c, sq, self.occupied())

@@ -1,10 +1,11 @@
 //! Property tests of the rules core along random legal-move walks (from the start position and
 //! from the positions of tests/data/random_positions_public.jsonl): do/undo restores
-//! everything, the incremental key equals a recompute, every generated move passes `is_legal`,
-//! and `is_legal` accepts no other move code, among random 16- and 32-bit codes and, every few
-//! plies, among all 65536.
+//! everything, the incremental key equals a recompute, the attackers of both colours on each
+//! square equal the two one-colour lookups, the quiet checks are the quiet moves that give
+//! check, every generated move passes `is_legal`, and `is_legal` accepts no other move code,
+//! among random 16- and 32-bit codes and, every few plies, among all 65536.
 
-use hayate::shogi::{Move, MoveList, Position, generate_legal};
+use hayate::shogi::{Color, Move, MoveList, Position, Square, generate_legal, movegen};
 use proptest::prelude::*;
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -74,7 +75,21 @@ proptest! {
             if ply % 16 == 0 {
                 check_codes(&pos, &legal, (0..=u16::MAX).map(Move::from_raw))?;
             }
+            if !pos.in_check() {
+                // QUIET_CHECKS: exactly the QUIETS moves that give check, in their order.
+                let (mut quiets, mut checks) = (MoveList::new(), MoveList::new());
+                movegen::generate::<{ movegen::QUIETS }>(&pos, &mut quiets);
+                movegen::generate::<{ movegen::QUIET_CHECKS }>(&pos, &mut checks);
+                let want: Vec<Move> = quiets.iter().copied().filter(|&m| pos.gives_check(m)).collect();
+                prop_assert_eq!(checks.as_slice(), want.as_slice(), "{}", pos.to_sfen());
+            }
             if ply % 8 == 0 {
+                // Both colours' attackers at once equal the two one-colour lookups.
+                let occ = pos.occupied();
+                for sq in (0..81).map(Square::new) {
+                    let each = pos.attackers_to_with(Color::Black, sq, occ) | pos.attackers_to_with(Color::White, sq, occ);
+                    prop_assert_eq!(pos.attackers_to_both(sq, occ), each, "{} in {}", sq, pos.to_sfen());
+                }
                 let f = pos.flipped();
                 prop_assert!(f.is_consistent());
                 prop_assert_eq!(f.flipped().to_sfen(), pos.to_sfen());
