@@ -1,5 +1,6 @@
 //! The layers after the feature transformer: affine 512->32 and 32->32, each followed by a
-//! clipped ReLU, and the affine 32->1 output, in a scalar, an AVX2 and an AVX-VNNI version.
+//! clipped ReLU, and the affine 32->1 output, in a scalar, an AVX2, an AVX-VNNI and an
+//! AVX-512 VNNI version.
 //!
 //! Arithmetic of the reference: 8-bit unsigned inputs (0..=127) times 8-bit signed weights,
 //! summed with the 32-bit bias in wrapping 32-bit arithmetic; the clipped ReLU shifts right by
@@ -67,6 +68,10 @@ impl<const IN: usize> DenseLayer<IN> {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an `AvxVnniSupport` exists only when the CPU reported AVX2 and AVX-VNNI.
             Backend::AvxVnni(_) => unsafe { vnni::affine(&self.biases.0, &self.blocks, &input.0, &mut out.0) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an `Avx512VnniSupport` exists only when the CPU reported AVX2, AVX-512 F,
+            // BW and VNNI.
+            Backend::Avx512Vnni(_) => unsafe { avx512::affine(&self.biases.0, &self.blocks, &input.0, &mut out.0) },
             _ => self.propagate_scalar(&input.0, &mut out.0),
         }
     }
@@ -109,7 +114,9 @@ impl<const IN: usize> OutputLayer<IN> {
         match backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2; IN is 32.
-            Backend::Avx2(_) if IN == 32 => unsafe { avx2::output(self.bias, &self.weights.0, &input.0) },
+            Backend::Avx2(_) | Backend::Avx512Vnni(_) if IN == 32 => unsafe {
+                avx2::output(self.bias, &self.weights.0, &input.0)
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an `AvxVnniSupport` exists only when the CPU reported AVX2 and AVX-VNNI.
             Backend::AvxVnni(_) if IN == 32 => unsafe { vnni::output(self.bias, &self.weights.0, &input.0) },
@@ -127,8 +134,10 @@ impl<const IN: usize> OutputLayer<IN> {
 pub(crate) fn clipped_relu(backend: Backend, input: &Aligned<[i32; HIDDEN]>, out: &mut Aligned<[u8; HIDDEN]>) {
     match backend {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: both proofs of support include AVX2.
-        Backend::Avx2(_) | Backend::AvxVnni(_) => unsafe { x86::clipped_relu(&input.0, &mut out.0) },
+        // SAFETY: every x86 proof of support includes AVX2.
+        Backend::Avx2(_) | Backend::AvxVnni(_) | Backend::Avx512Vnni(_) => unsafe {
+            x86::clipped_relu(&input.0, &mut out.0)
+        },
         _ => {
             for (o, &x) in out.0.iter_mut().zip(&input.0) {
                 *o = (x >> WEIGHT_SCALE_BITS).clamp(0, 127) as u8;
@@ -326,3 +335,63 @@ affine_kernels!(
         _mm256_dpbusd_avx_epi32(acc, inputs, weights)
     }
 );
+
+/// The affine kernel in 512-bit vectors: the 32 outputs of a block are two registers, and one
+/// VNNI instruction adds a broadcast group of four inputs to sixteen of them (the AVX2 kernels
+/// need four registers and, without VNNI, three instructions per group).
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::x86::{MAX_BLOCKS, nonzero_blocks};
+    use super::{BLOCK_INPUTS, HIDDEN, WeightBlock};
+    use std::arch::x86_64::*;
+
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vnni")]
+    pub(super) fn affine<const IN: usize>(
+        biases: &[i32; HIDDEN],
+        blocks: &[WeightBlock],
+        input: &[u8; IN],
+        out: &mut [i32; HIDDEN],
+    ) {
+        const { assert!(HIDDEN == 32 && HIDDEN * BLOCK_INPUTS == 128) };
+        let blocks = &blocks[..IN / BLOCK_INPUTS];
+        let mut nnz = [0u16; MAX_BLOCKS];
+        let count = nonzero_blocks(input, &mut nnz);
+        // SAFETY (loads and stores below): 16 i32 at offsets 0 and 16 of [i32; 32]; 64 bytes
+        // at offsets 0 and 64 of a block of 128; four input bytes at 4 * b + 4 <= IN.
+        let (mut lo, mut hi) =
+            unsafe { (_mm512_loadu_si512(biases.as_ptr().cast()), _mm512_loadu_si512(biases.as_ptr().add(16).cast())) };
+        // A second pair of sums for alternate blocks: consecutive dot products into one
+        // register would wait for each other.
+        let (mut lo_odd, mut hi_odd) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+        let block_input = |b: usize| {
+            let four = unsafe { input.as_ptr().add(b * BLOCK_INPUTS).cast::<i32>().read_unaligned() };
+            _mm512_set1_epi32(four)
+        };
+        let weights = |b: usize| {
+            let w = blocks[b].0.as_ptr();
+            unsafe { (_mm512_loadu_si512(w.cast()), _mm512_loadu_si512(w.add(64).cast())) }
+        };
+        let mut pairs = nnz[..count].chunks_exact(2);
+        for pair in &mut pairs {
+            let (b0, b1) = (pair[0] as usize, pair[1] as usize);
+            let ((w0_lo, w0_hi), (w1_lo, w1_hi)) = (weights(b0), weights(b1));
+            let (x0, x1) = (block_input(b0), block_input(b1));
+            lo = _mm512_dpbusd_epi32(lo, x0, w0_lo);
+            hi = _mm512_dpbusd_epi32(hi, x0, w0_hi);
+            lo_odd = _mm512_dpbusd_epi32(lo_odd, x1, w1_lo);
+            hi_odd = _mm512_dpbusd_epi32(hi_odd, x1, w1_hi);
+        }
+        if let [b] = *pairs.remainder() {
+            let (w_lo, w_hi) = weights(b as usize);
+            let x = block_input(b as usize);
+            lo = _mm512_dpbusd_epi32(lo, x, w_lo);
+            hi = _mm512_dpbusd_epi32(hi, x, w_hi);
+        }
+        lo = _mm512_add_epi32(lo, lo_odd);
+        hi = _mm512_add_epi32(hi, hi_odd);
+        unsafe {
+            _mm512_storeu_si512(out.as_mut_ptr().cast(), lo);
+            _mm512_storeu_si512(out.as_mut_ptr().add(16).cast(), hi);
+        }
+    }
+}

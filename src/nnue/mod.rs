@@ -9,7 +9,7 @@
 //! - `refresh_cache`: per king square, the last sums computed there, for cheap king moves.
 //! - `layers`: the affine layers and clipped ReLUs after the transformer.
 //! - `packed`: the built-in network and the compact form it is stored in.
-//! - `simd`: `Backend` (scalar, AVX2 or AVX-VNNI, detected at run time) and the transformer
+//! - `simd`: `Backend` (scalar, AVX2, AVX-VNNI or AVX-512 VNNI, detected at run time) and the transformer
 //!   kernels.
 //!
 //! Use in a search thread:
@@ -37,7 +37,7 @@ pub use network::{
     ARCHITECTURE, ARCHITECTURE_HASH, FEATURE_TRANSFORMER_HASH, NETWORK_HASH, Network, NetworkParameters, NnueError,
     VERSION,
 };
-pub use simd::{Avx2Support, AvxVnniSupport, Backend};
+pub use simd::{Avx2Support, Avx512VnniSupport, AvxVnniSupport, Backend};
 
 use crate::shogi::Position;
 

@@ -1,6 +1,6 @@
 //! Choice of instruction set, and the feature transformer kernels (accumulator updates and
-//! the clipped conversion to 8-bit inputs) in a scalar and an AVX2 version (the AVX-VNNI
-//! backend differs only in the dense layers and uses these AVX2 kernels).
+//! the clipped conversion to 8-bit inputs) in a scalar and an AVX2 version (the AVX-VNNI and
+//! AVX-512 VNNI backends differ only in the dense layers and use these AVX2 kernels).
 //!
 //! Both versions compute the same integers: accumulators use wrapping 16-bit arithmetic (as the
 //! vector instructions do), and the conversion clamps to 0..=127 either way.
@@ -17,6 +17,11 @@ pub struct Avx2Support(());
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AvxVnniSupport(());
 
+/// Proof that the running CPU supports AVX2, AVX-512 (F, BW) and AVX-512 VNNI (made only by
+/// `Backend::avx512_vnni`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Avx512VnniSupport(());
+
 /// The instruction set the kernels use. All compute the same integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -26,13 +31,18 @@ pub enum Backend {
     Avx2(Avx2Support),
     /// AVX2, with the dense layers' byte dot products in one AVX-VNNI instruction each.
     AvxVnni(AvxVnniSupport),
+    /// AVX2, with the first dense layer in 512-bit vectors: one AVX-512 VNNI instruction adds
+    /// four inputs to sixteen outputs.
+    Avx512Vnni(Avx512VnniSupport),
 }
 
 impl Backend {
     /// The fastest backend this CPU supports (the CPU is asked once per process).
     pub fn detect() -> Backend {
         static DETECTED: std::sync::OnceLock<Backend> = std::sync::OnceLock::new();
-        *DETECTED.get_or_init(|| Backend::avx_vnni().or_else(Backend::avx2).unwrap_or(Backend::Scalar))
+        *DETECTED.get_or_init(|| {
+            Backend::avx512_vnni().or_else(Backend::avx_vnni).or_else(Backend::avx2).unwrap_or(Backend::Scalar)
+        })
     }
 
     /// The AVX2 backend, if the CPU has AVX2.
@@ -53,9 +63,25 @@ impl Backend {
         None
     }
 
+    /// The AVX-512 VNNI backend, if the CPU has AVX2, AVX-512 F and BW, and AVX-512 VNNI.
+    pub fn avx512_vnni() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vnni")
+        {
+            return Some(Backend::Avx512Vnni(Avx512VnniSupport(())));
+        }
+        None
+    }
+
     /// Every backend this CPU supports, the portable one first.
     pub fn available() -> Vec<Backend> {
-        [Some(Backend::Scalar), Backend::avx2(), Backend::avx_vnni()].into_iter().flatten().collect()
+        [Some(Backend::Scalar), Backend::avx2(), Backend::avx_vnni(), Backend::avx512_vnni()]
+            .into_iter()
+            .flatten()
+            .collect()
     }
 
     pub fn name(self) -> &'static str {
@@ -63,6 +89,7 @@ impl Backend {
             Backend::Scalar => "scalar",
             Backend::Avx2(_) => "avx2",
             Backend::AvxVnni(_) => "avx-vnni",
+            Backend::Avx512Vnni(_) => "avx512-vnni",
         }
     }
 }
@@ -79,8 +106,10 @@ pub(crate) fn update_accumulator(
 ) {
     match backend {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: both proofs of support include AVX2.
-        Backend::Avx2(_) | Backend::AvxVnni(_) => unsafe { avx2::update_accumulator(src, dst, rows, removed, added) },
+        // SAFETY: every x86 proof of support includes AVX2.
+        Backend::Avx2(_) | Backend::AvxVnni(_) | Backend::Avx512Vnni(_) => unsafe {
+            avx2::update_accumulator(src, dst, rows, removed, added)
+        },
         _ => scalar_update_accumulator(src, dst, rows, removed, added),
     }
 }
@@ -118,8 +147,8 @@ pub(crate) fn transform(
 ) {
     match backend {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: both proofs of support include AVX2.
-        Backend::Avx2(_) | Backend::AvxVnni(_) => unsafe { avx2::transform(us, them, out) },
+        // SAFETY: every x86 proof of support includes AVX2.
+        Backend::Avx2(_) | Backend::AvxVnni(_) | Backend::Avx512Vnni(_) => unsafe { avx2::transform(us, them, out) },
         _ => scalar_transform(us, them, out),
     }
 }

@@ -84,7 +84,7 @@ macro_rules! simd_fn {
                 body($($arg),*)
             }
             #[cfg(target_arch = "x86_64")]
-            if let Backend::Avx2(_) | Backend::AvxVnni(_) = Backend::detect() {
+            if let Backend::Avx2(_) | Backend::AvxVnni(_) | Backend::Avx512Vnni(_) = Backend::detect() {
                 // SAFETY: these backends are made only on CPUs that report AVX2.
                 return unsafe { avx2($($arg),*) };
             }
