@@ -14,18 +14,21 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// No search value, only the static evaluation (stored when a node is first evaluated, so
+    /// that a later visit that is pruned before searching need not evaluate again).
+    EvalOnly = 0,
     Upper = 1,
     Lower = 2,
     Exact = 3,
 }
 
 impl Bound {
-    fn from_bits(b: u64) -> Option<Bound> {
-        match b {
-            1 => Some(Bound::Upper),
-            2 => Some(Bound::Lower),
-            3 => Some(Bound::Exact),
-            _ => None,
+    fn from_bits(b: u64) -> Bound {
+        match b & 3 {
+            0 => Bound::EvalOnly,
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            _ => Bound::Exact,
         }
     }
 }
@@ -74,7 +77,7 @@ impl Packed {
     fn depth_raw(self) -> i32 {
         ((self.0 >> 48) & 0xff) as i32
     }
-    fn bound(self) -> Option<Bound> {
+    fn bound(self) -> Bound {
         Bound::from_bits((self.0 >> 56) & 3)
     }
     fn is_pv(self) -> bool {
@@ -323,7 +326,7 @@ impl TranspositionTable {
             let check = e.check.load(Ordering::Relaxed);
             if data != 0 && check ^ data == key {
                 let p = Packed(data);
-                let bound = p.bound()?;
+                let bound = p.bound();
                 return Some(TtHit {
                     mv: p.mv(),
                     value: p.value(),
@@ -406,6 +409,13 @@ mod tests {
         let h = tt.probe(0xdead_beef_1234_5678).expect("hit");
         assert_eq!((h.mv, h.value, h.eval, h.depth, h.bound, h.is_pv), (Some(m), -123, 45, 7, Bound::Lower, true));
         assert!(tt.probe(0xdead_beef_1234_5679).is_none());
+        // An evaluation-only entry: no move, no value, the evaluation, the lowest depth.
+        tt.store(0x1234, None, crate::search::VALUE_NONE, -77, -1, Bound::EvalOnly, false);
+        let h = tt.probe(0x1234).expect("hit");
+        assert_eq!(
+            (h.mv, h.value, h.eval, h.depth, h.bound),
+            (None, crate::search::VALUE_NONE, -77, -1, Bound::EvalOnly)
+        );
         tt.clear();
         assert!(tt.probe(0xdead_beef_1234_5678).is_none());
     }

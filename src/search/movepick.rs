@@ -182,6 +182,8 @@ pub struct MovePicker {
     conts: [Option<usize>; 2],
     /// History score of the last move returned, when it came from the quiet list.
     last_quiet_score: Option<i32>,
+    /// Set by `skip_quiets`: quiet moves that do not give check are no longer returned.
+    quiet_checks_only: bool,
 }
 
 impl MovePicker {
@@ -206,7 +208,15 @@ impl MovePicker {
             captures_only: false,
             conts,
             last_quiet_score: None,
+            quiet_checks_only: false,
         }
+    }
+
+    /// From now on, returns no quiet move that does not give check (the search prunes them
+    /// all: late move pruning). Quiet moves not generated yet are not generated, only the
+    /// quiet checks.
+    pub fn skip_quiets(&mut self) {
+        self.quiet_checks_only = true;
     }
 
     /// Picker for quiescence search: captures and pawn promotions (all evasions in check).
@@ -346,6 +356,7 @@ impl MovePicker {
                             && !self.killers[..self.killer_idx - 1].contains(&Some(m))
                             && !is_tactical(pos, m)
                             && pos.is_legal(m)
+                            && (!self.quiet_checks_only || pos.gives_check(m))
                         {
                             return Some(m);
                         }
@@ -354,7 +365,11 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     self.moves.clear();
-                    movegen::generate::<{ movegen::QUIETS }>(pos, &mut self.moves);
+                    if self.quiet_checks_only {
+                        movegen::generate::<{ movegen::QUIET_CHECKS }>(pos, &mut self.moves);
+                    } else {
+                        movegen::generate::<{ movegen::QUIETS }>(pos, &mut self.moves);
+                    }
                     self.score_quiets(pos, hist);
                     self.partial_sort(0);
                     self.cur = 0;
@@ -364,7 +379,10 @@ impl MovePicker {
                     while self.cur < self.moves.len() {
                         let m = self.moves[self.cur];
                         self.cur += 1;
-                        if Some(m) == self.tt_move || self.killers.contains(&Some(m)) {
+                        if Some(m) == self.tt_move
+                            || self.killers.contains(&Some(m))
+                            || (self.quiet_checks_only && !pos.gives_check(m))
+                        {
                             continue;
                         }
                         self.last_quiet_score = Some(self.scores[self.cur - 1]);

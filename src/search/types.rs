@@ -14,6 +14,9 @@ pub const VALUE_INF: Value = 32001;
 pub const VALUE_NONE: Value = 32002;
 pub const VALUE_MATE_IN_MAX_PLY: Value = VALUE_MATE - MAX_PLY as Value;
 pub const VALUE_DRAW: Value = 0;
+/// Depth of a table entry stored without a search below it (an evaluation, or quiescence's
+/// stand-pat bound): below every depth the main search asks for.
+pub const DEPTH_UNSEARCHED: i32 = -1;
 
 #[inline]
 pub const fn mate_in(ply: usize) -> Value {
@@ -27,7 +30,9 @@ pub const fn mated_in(ply: usize) -> Value {
 
 #[inline]
 pub(super) fn value_to_tt(v: Value, ply: usize) -> Value {
-    if v >= VALUE_MATE_IN_MAX_PLY {
+    if v == VALUE_NONE {
+        v
+    } else if v >= VALUE_MATE_IN_MAX_PLY {
         v + ply as Value
     } else if v <= -VALUE_MATE_IN_MAX_PLY {
         v - ply as Value
@@ -38,7 +43,9 @@ pub(super) fn value_to_tt(v: Value, ply: usize) -> Value {
 
 #[inline]
 pub(super) fn value_from_tt(v: Value, ply: usize) -> Value {
-    if v >= VALUE_MATE_IN_MAX_PLY {
+    if v == VALUE_NONE {
+        v
+    } else if v >= VALUE_MATE_IN_MAX_PLY {
         v - ply as Value
     } else if v <= -VALUE_MATE_IN_MAX_PLY {
         v + ply as Value

@@ -67,6 +67,7 @@ impl Worker<'_> {
                 Bound::Exact => true,
                 Bound::Lower => tt_value >= beta,
                 Bound::Upper => tt_value <= alpha,
+                Bound::EvalOnly => false,
             }
         {
             return tt_value;
@@ -88,6 +89,11 @@ impl Worker<'_> {
         } else {
             self.data.correction.corrected(&self.pos, self.prev_piece_to(ply), raw_eval)
         };
+        if raw_eval != VALUE_NONE && tt_hit.is_none() && excluded.is_none() {
+            // Keep the evaluation at once: this node may be pruned below without a store, and
+            // the next visit then finds the evaluation instead of computing it again.
+            self.shared.tt.store(key, None, VALUE_NONE, raw_eval, DEPTH_UNSEARCHED, Bound::EvalOnly, tt_pv);
+        }
         // A TT bound can sharpen the static estimate.
         let eval_est = if !in_check
             && tt_value != VALUE_NONE
@@ -165,7 +171,14 @@ impl Worker<'_> {
         let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
         let orig_alpha = alpha;
 
+        // Late move pruning (below) drops every quiet move that does not give check once
+        // `move_count` passes this limit and some move has a score; the picker then stops
+        // producing them, and does not generate them at all if it has not yet.
+        let lmp_limit = (LMP_BASE + depth * depth * LMP_SCALE) * if improving { 2 } else { 1 } / 2 + 1;
         loop {
+            if !root && depth < LMP_DEPTH && best_value > -VALUE_MATE_IN_MAX_PLY && move_count as i32 >= lmp_limit {
+                picker.skip_quiets();
+            }
             let m = if root {
                 // The root walks its own list (in order of the last iteration), from pv_idx on.
                 let i = self.pv_idx + move_count;
@@ -197,7 +210,6 @@ impl Worker<'_> {
             // ----- shallow pruning -----
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY {
                 if !tactical && !gives_check {
-                    let lmp_limit = (LMP_BASE + depth * depth * LMP_SCALE) * if improving { 2 } else { 1 } / 2 + 1;
                     if depth < LMP_DEPTH && move_count as i32 > lmp_limit {
                         continue;
                     }
@@ -439,6 +451,7 @@ impl Worker<'_> {
                 Bound::Exact => true,
                 Bound::Lower => tt_value >= beta,
                 Bound::Upper => tt_value <= alpha,
+                Bound::EvalOnly => false,
             }
         {
             return tt_value;
@@ -456,6 +469,11 @@ impl Worker<'_> {
             static_eval = self.data.correction.corrected(&self.pos, self.prev_piece_to(ply), raw_eval);
             best_value = static_eval;
             if best_value >= beta {
+                // Standing pat is a lower bound for quiescence; keep it with the evaluation.
+                if tt_hit.is_none() {
+                    let v = value_to_tt(best_value, ply);
+                    self.shared.tt.store(key, None, v, raw_eval, DEPTH_UNSEARCHED, Bound::Lower, false);
+                }
                 return best_value;
             }
             alpha = alpha.max(best_value);
