@@ -358,37 +358,34 @@ mod avx512 {
         let count = nonzero_blocks(input, &mut nnz);
         // SAFETY (loads and stores below): 16 i32 at offsets 0 and 16 of [i32; 32]; 64 bytes
         // at offsets 0 and 64 of a block of 128; four input bytes at 4 * b + 4 <= IN.
-        let (mut lo, mut hi) =
-            unsafe { (_mm512_loadu_si512(biases.as_ptr().cast()), _mm512_loadu_si512(biases.as_ptr().add(16).cast())) };
-        // A second pair of sums for alternate blocks: consecutive dot products into one
-        // register would wait for each other.
-        let (mut lo_odd, mut hi_odd) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+        let biases =
+            unsafe { [_mm512_loadu_si512(biases.as_ptr().cast()), _mm512_loadu_si512(biases.as_ptr().add(16).cast())] };
+        // Four pairs of sums, each taking every fourth block: a dot product waits for the
+        // previous one into the same register (several cycles), so four run side by side.
+        let mut sums = [[_mm512_setzero_si512(); 2]; 4];
+        sums[0] = biases;
         let block_input = |b: usize| {
             let four = unsafe { input.as_ptr().add(b * BLOCK_INPUTS).cast::<i32>().read_unaligned() };
             _mm512_set1_epi32(four)
         };
-        let weights = |b: usize| {
+        let add_block = |sum: &mut [__m512i; 2], b: usize| {
             let w = blocks[b].0.as_ptr();
-            unsafe { (_mm512_loadu_si512(w.cast()), _mm512_loadu_si512(w.add(64).cast())) }
+            let x = block_input(b);
+            let (w_lo, w_hi) = unsafe { (_mm512_loadu_si512(w.cast()), _mm512_loadu_si512(w.add(64).cast())) };
+            sum[0] = _mm512_dpbusd_epi32(sum[0], x, w_lo);
+            sum[1] = _mm512_dpbusd_epi32(sum[1], x, w_hi);
         };
-        let mut pairs = nnz[..count].chunks_exact(2);
-        for pair in &mut pairs {
-            let (b0, b1) = (pair[0] as usize, pair[1] as usize);
-            let ((w0_lo, w0_hi), (w1_lo, w1_hi)) = (weights(b0), weights(b1));
-            let (x0, x1) = (block_input(b0), block_input(b1));
-            lo = _mm512_dpbusd_epi32(lo, x0, w0_lo);
-            hi = _mm512_dpbusd_epi32(hi, x0, w0_hi);
-            lo_odd = _mm512_dpbusd_epi32(lo_odd, x1, w1_lo);
-            hi_odd = _mm512_dpbusd_epi32(hi_odd, x1, w1_hi);
+        let mut quads = nnz[..count].chunks_exact(4);
+        for quad in &mut quads {
+            for (sum, &b) in sums.iter_mut().zip(quad) {
+                add_block(sum, b as usize);
+            }
         }
-        if let [b] = *pairs.remainder() {
-            let (w_lo, w_hi) = weights(b as usize);
-            let x = block_input(b as usize);
-            lo = _mm512_dpbusd_epi32(lo, x, w_lo);
-            hi = _mm512_dpbusd_epi32(hi, x, w_hi);
+        for (sum, &b) in sums.iter_mut().zip(quads.remainder()) {
+            add_block(sum, b as usize);
         }
-        lo = _mm512_add_epi32(lo, lo_odd);
-        hi = _mm512_add_epi32(hi, hi_odd);
+        let lo = _mm512_add_epi32(_mm512_add_epi32(sums[0][0], sums[1][0]), _mm512_add_epi32(sums[2][0], sums[3][0]));
+        let hi = _mm512_add_epi32(_mm512_add_epi32(sums[0][1], sums[1][1]), _mm512_add_epi32(sums[2][1], sums[3][1]));
         unsafe {
             _mm512_storeu_si512(out.as_mut_ptr().cast(), lo);
             _mm512_storeu_si512(out.as_mut_ptr().add(16).cast(), hi);

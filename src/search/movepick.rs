@@ -5,6 +5,7 @@ use super::params::HISTORY_MAX;
 use super::see::see_ge;
 use crate::eval::{PIECE_VALUE, capture_value};
 use crate::shogi::movegen::{self, MoveList};
+use crate::shogi::position::CheckInfo;
 use crate::shogi::{Color, Move, Piece, Position};
 
 /// Index of a move's origin for history tables: the square, or 81 + kind for a drop.
@@ -182,8 +183,9 @@ pub struct MovePicker {
     conts: [Option<usize>; 2],
     /// History score of the last move returned, when it came from the quiet list.
     last_quiet_score: Option<i32>,
-    /// Set by `skip_quiets`: quiet moves that do not give check are no longer returned.
-    quiet_checks_only: bool,
+    /// Set by `skip_quiets` (with the node's check info): quiet moves that do not give check
+    /// are no longer returned.
+    quiet_checks_only: Option<CheckInfo>,
 }
 
 impl MovePicker {
@@ -208,15 +210,17 @@ impl MovePicker {
             captures_only: false,
             conts,
             last_quiet_score: None,
-            quiet_checks_only: false,
+            quiet_checks_only: None,
         }
     }
 
     /// From now on, returns no quiet move that does not give check (the search prunes them
     /// all: late move pruning). Quiet moves not generated yet are not generated, only the
     /// quiet checks.
-    pub fn skip_quiets(&mut self) {
-        self.quiet_checks_only = true;
+    pub fn skip_quiets(&mut self, ci: &CheckInfo) {
+        if self.quiet_checks_only.is_none() {
+            self.quiet_checks_only = Some(ci.clone());
+        }
     }
 
     /// Picker for quiescence search: captures and pawn promotions (all evasions in check).
@@ -356,7 +360,7 @@ impl MovePicker {
                             && !self.killers[..self.killer_idx - 1].contains(&Some(m))
                             && !is_tactical(pos, m)
                             && pos.is_legal(m)
-                            && (!self.quiet_checks_only || pos.gives_check(m))
+                            && self.quiet_checks_only.as_ref().is_none_or(|ci| pos.gives_check_with(ci, m))
                         {
                             return Some(m);
                         }
@@ -365,7 +369,7 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     self.moves.clear();
-                    if self.quiet_checks_only {
+                    if self.quiet_checks_only.is_some() {
                         movegen::generate::<{ movegen::QUIET_CHECKS }>(pos, &mut self.moves);
                     } else {
                         movegen::generate::<{ movegen::QUIETS }>(pos, &mut self.moves);
@@ -381,7 +385,7 @@ impl MovePicker {
                         self.cur += 1;
                         if Some(m) == self.tt_move
                             || self.killers.contains(&Some(m))
-                            || (self.quiet_checks_only && !pos.gives_check(m))
+                            || self.quiet_checks_only.as_ref().is_some_and(|ci| !pos.gives_check_with(ci, m))
                         {
                             continue;
                         }

@@ -96,21 +96,20 @@ pub fn generate<const MODE: u8>(pos: &Position, list: &mut MoveList) {
             drops(pos, list, empty);
         }
         QUIET_CHECKS => {
+            let ci = pos.check_info();
             let mut candidates = MoveList::new();
             board_moves::<false, true>(pos, &mut candidates, empty);
             king_moves(pos, &mut candidates, empty, false);
-            // Drops only onto squares from which a kind in hand would attack the king (the
-            // attacks of that kind of the other colour from the king's square).
-            let eksq = pos.king_square(them);
+            // Drops only onto squares from which a kind in hand would attack the king.
             let mut drop_squares = Bitboard::EMPTY;
             for pt in PieceType::HAND {
                 if pos.hand(us).has(pt) {
-                    drop_squares |= super::attacks::attacks_of(them, pt, eksq, pos.occupied());
+                    drop_squares |= ci.squares(pt);
                 }
             }
             drops(pos, &mut candidates, empty & drop_squares);
             for m in candidates {
-                if pos.gives_check(m) {
+                if pos.gives_check_with(&ci, m) {
                     list.push(m);
                 }
             }

@@ -35,10 +35,20 @@ pub struct StateInfo {
 }
 
 /// Per-node data for fast check detection (see `Position::check_info`).
+#[derive(Clone)]
 pub struct CheckInfo {
     squares: [Bitboard; PieceType::NUM],
     discoverers: Bitboard,
     eksq: Square,
+}
+
+impl CheckInfo {
+    /// Squares from which a piece of kind `pt` of the side to move would attack the enemy
+    /// king.
+    #[inline]
+    pub fn squares(&self, pt: PieceType) -> Bitboard {
+        self.squares[pt.index()]
+    }
 }
 
 #[derive(Clone)]

@@ -177,7 +177,7 @@ impl Worker<'_> {
         let lmp_limit = (LMP_BASE + depth * depth * LMP_SCALE) * if improving { 2 } else { 1 } / 2 + 1;
         loop {
             if !root && depth < LMP_DEPTH && best_value > -VALUE_MATE_IN_MAX_PLY && move_count as i32 >= lmp_limit {
-                picker.skip_quiets();
+                picker.skip_quiets(&check_info);
             }
             let m = if root {
                 // The root walks its own list (in order of the last iteration), from pv_idx on.
