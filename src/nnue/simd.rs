@@ -1,6 +1,7 @@
 //! Choice of instruction set, and the feature transformer kernels (accumulator updates and
-//! the clipped conversion to 8-bit inputs) in a scalar and an AVX2 version (the AVX-VNNI and
-//! AVX-512 VNNI backends differ only in the dense layers and use these AVX2 kernels).
+//! the clipped conversion to 8-bit inputs) in a scalar and an AVX2 version (the AVX-VNNI
+//! backend differs only in the dense layers; AVX-512 VNNI also updates accumulators in 512-bit
+//! vectors).
 //!
 //! Both versions compute the same integers: accumulators use wrapping 16-bit arithmetic (as the
 //! vector instructions do), and the conversion clamps to 0..=127 either way.
@@ -106,10 +107,11 @@ pub(crate) fn update_accumulator(
 ) {
     match backend {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: every x86 proof of support includes AVX2.
-        Backend::Avx2(_) | Backend::AvxVnni(_) | Backend::Avx512Vnni(_) => unsafe {
-            avx2::update_accumulator(src, dst, rows, removed, added)
-        },
+        // SAFETY: both proofs of support include AVX2.
+        Backend::Avx2(_) | Backend::AvxVnni(_) => unsafe { avx2::update_accumulator(src, dst, rows, removed, added) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: an `Avx512VnniSupport` exists only when the CPU reported AVX-512 F and BW.
+        Backend::Avx512Vnni(_) => unsafe { avx512::update_accumulator(src, dst, rows, removed, added) },
         _ => scalar_update_accumulator(src, dst, rows, removed, added),
     }
 }
@@ -227,6 +229,47 @@ mod avx2 {
                 let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
                 unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(half * HALF_DIMENSIONS + j * 32).cast(), ordered) };
             }
+        }
+    }
+}
+
+/// The accumulator update in 512-bit vectors: 8 registers hold the 256 sums.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::super::HALF_DIMENSIONS;
+    use super::super::network::FeatureRow;
+    use std::arch::x86_64::*;
+
+    const VECTORS: usize = HALF_DIMENSIONS / 32;
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) fn update_accumulator(
+        src: &[i16; HALF_DIMENSIONS],
+        dst: &mut [i16; HALF_DIMENSIONS],
+        rows: &[FeatureRow],
+        removed: &[u32],
+        added: &[u32],
+    ) {
+        let mut acc = [_mm512_setzero_si512(); VECTORS];
+        // SAFETY (all blocks below): every pointer is into a [i16; 256] and offset by
+        // k * 32 < 256 elements, so each 64-byte access stays inside its array.
+        for (k, a) in acc.iter_mut().enumerate() {
+            *a = unsafe { _mm512_loadu_si512(src.as_ptr().add(k * 32).cast()) };
+        }
+        for &r in removed {
+            let row = &rows[r as usize].0;
+            for (k, a) in acc.iter_mut().enumerate() {
+                *a = _mm512_sub_epi16(*a, unsafe { _mm512_loadu_si512(row.as_ptr().add(k * 32).cast()) });
+            }
+        }
+        for &r in added {
+            let row = &rows[r as usize].0;
+            for (k, a) in acc.iter_mut().enumerate() {
+                *a = _mm512_add_epi16(*a, unsafe { _mm512_loadu_si512(row.as_ptr().add(k * 32).cast()) });
+            }
+        }
+        for (k, a) in acc.iter().enumerate() {
+            unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(k * 32).cast(), *a) };
         }
     }
 }

@@ -50,6 +50,11 @@ pub fn see_ge(pos: &Position, m: Move, threshold: Value) -> bool {
     if swap <= 0 {
         return true;
     }
+    // Nothing of the opponent's can take back: the exchange ends here, won (the common case
+    // for quiet moves, and cheaper to find than all the attackers of both sides).
+    if !pos.is_attacked_with(!us, to, occ) {
+        return true;
+    }
     let mut attackers = all_attackers(pos, to, occ);
     let mut stm = us;
     let mut res = true;
