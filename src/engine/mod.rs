@@ -233,7 +233,10 @@ impl Engine {
                     rep.message(&format!("error: {e}; using {} MiB", crate::tt::TranspositionTable::FALLBACK_MIB));
                 }
                 match (tables.load_network(network.as_ref()), &network) {
-                    (Some(Ok(net)), Some(source)) => rep.message(&format!("NNUE {source}: {}", net.description())),
+                    (Some(Ok(net)), Some(source)) => {
+                        let kernels = crate::nnue::Backend::detect().name();
+                        rep.message(&format!("NNUE {source}: {}, kernels {kernels}", net.description()))
+                    }
                     (Some(Err(e)), _) => rep.message(&format!("error: EvalDir: {e}; the evaluation stays as it was")),
                     _ => {}
                 }

@@ -339,6 +339,34 @@ const fn line_tables() -> (LineTable, LineTable) {
 
 static LINES: (LineTable, LineTable) = line_tables();
 
+/// For each square, every square on its rank, file and diagonals (itself excluded); empty for
+/// `Square::NONE`.
+static QUEEN_LINES: [Bitboard; SQ_ENTRIES] = {
+    let mut out = [Bitboard::EMPTY; SQ_ENTRIES];
+    let dirs: [(i8, i8); 8] = [(0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, -1), (-1, 1), (1, 1)];
+    let mut a = 0;
+    while a < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = dirs[d];
+            let mut cur = offset(Square::new(a as u8), df, dr);
+            while let Some(t) = cur {
+                out[a] = out[a].const_or(Bitboard::from_square(t));
+                cur = offset(t, df, dr);
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    out
+};
+
+/// Every square on a rank, file or diagonal through `sq` (`sq` itself excluded).
+#[inline]
+pub fn queen_lines(sq: Square) -> Bitboard {
+    QUEEN_LINES[sq.index()]
+}
+
 /// Squares strictly between `a` and `b` when they share a rank, file or diagonal; else empty.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {

@@ -10,7 +10,7 @@
 
 use super::attacks::{
     aligned, between, bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks, lance_pseudo_attacks,
-    pawn_attacks, rook_attacks, silver_attacks,
+    pawn_attacks, queen_lines, rook_attacks, silver_attacks,
 };
 use super::bitboard::Bitboard;
 use super::types::{Color, Hand, Move, Piece, PieceType, Square};
@@ -480,7 +480,20 @@ impl Position {
         self.st.captured = captured;
         self.st.last_move = Some(m);
         self.st.checkers = checkers;
-        self.st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
+        // A king's blockers change only when that king moves or a square on one of its eight
+        // lines changes (the origin, the destination); most moves touch neither.
+        let changed = if m.is_drop() {
+            Bitboard::from_square(to)
+        } else {
+            Bitboard::from_square(to) | Bitboard::from_square(m.from())
+        };
+        for c in Color::ALL {
+            let ksq = self.king_sq[c.index()];
+            if (c == us && moved_kind == PieceType::King) || (queen_lines(ksq) & changed).is_nonempty() {
+                self.st.blockers[c.index()] = self.compute_blockers(c);
+            }
+        }
+        debug_assert_eq!(self.st.blockers, [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)]);
         debug_assert_eq!(checkers, self.attackers_to(us, eksq));
         let cc = &mut self.st.continuous_checks;
         cc[us.index()] = if checkers.is_nonempty() { cc[us.index()].saturating_add(1) } else { 0 };
@@ -779,6 +792,7 @@ impl Position {
             && self.st.board_key == self.compute_board_key()
             && self.st.hand_key == self.compute_hand_key()
             && self.st.checkers == self.attackers_to(!self.side, self.king_sq[self.side.index()])
+            && self.st.blockers == [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)]
             && Color::ALL.iter().all(|&c| {
                 let kings = self.pieces(c, PieceType::King);
                 match self.king_square_opt(c) {

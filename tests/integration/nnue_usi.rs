@@ -83,6 +83,8 @@ fn the_eval_command_prints_the_reference_evaluations() {
     assert_eq!(msgs.len(), 1, "{msgs:?}");
     assert!(msgs[0].starts_with(&format!("info string NNUE {}: 64217077 bytes", dir.join("nn.bin").display())));
     assert!(msgs[0].contains("Features=HalfKP(Friend)[125388->256x2]"), "{msgs:?}");
+    let kernels = format!(", kernels {}", hayate::nnue::Backend::detect().name());
+    assert!(msgs[0].ends_with(&kernels), "{msgs:?}");
     for (sfen, want) in reference(40) {
         assert_eq!(eval_of(&mut e, &sfen), want, "{sfen}");
     }
