@@ -189,7 +189,9 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// Picker for the main search. `killers` holds the two killers and the counter move.
+    /// Picker for the main search. `tt_move` must be legal here (the search checks the
+    /// table's move before it decides anything with it); `killers` holds the two killers and
+    /// the counter move.
     pub fn new(
         pos: &Position,
         tt_move: Option<Move>,
@@ -199,7 +201,7 @@ impl MovePicker {
         let stage = if pos.in_check() { Stage::GenEvasions } else { Stage::TtMove };
         MovePicker {
             stage,
-            tt_move: tt_move.filter(|&m| pos.is_legal(m)),
+            tt_move,
             killers,
             killer_idx: 0,
             moves: MoveList::new(),
@@ -225,6 +227,7 @@ impl MovePicker {
 
     /// Picker for quiescence search: captures and pawn promotions (all evasions in check).
     pub fn new_qsearch(pos: &Position, tt_move: Option<Move>) -> MovePicker {
+        let tt_move = tt_move.filter(|&m| pos.is_legal(m));
         let mut mp = MovePicker::new(pos, tt_move, [None; 3], [None; 2]);
         mp.captures_only = true;
         mp.tt_move = mp.tt_move.filter(|&m| pos.in_check() || is_tactical(pos, m));
