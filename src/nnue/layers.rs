@@ -113,7 +113,8 @@ impl<const IN: usize> OutputLayer<IN> {
     pub(crate) fn propagate(&self, backend: Backend, input: &Aligned<[u8; IN]>) -> i32 {
         match backend {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2; IN is 32.
+            // SAFETY: an `Avx2Support` or an `Avx512VnniSupport` exists only when the CPU
+            // reported AVX2; IN is 32.
             Backend::Avx2(_) | Backend::Avx512Vnni(_) if IN == 32 => unsafe {
                 avx2::output(self.bias, &self.weights.0, &input.0)
             },
