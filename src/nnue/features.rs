@@ -26,8 +26,12 @@ pub const MAX_ACTIVE: usize = 38;
 /// The BonaPiece that absent pieces occupy.
 pub const BONA_ZERO: u16 = 0;
 
+/// Most features of one perspective: a set has 38 pieces, and `can_evaluate` lets a position
+/// hold a few more (one more per kind at most, by the hand numbering).
+pub const MAX_FEATURES: usize = 48;
+
 /// Active feature indices of one perspective.
-pub type ActiveFeatures = ArrayVec<u32, MAX_ACTIVE>;
+pub type ActiveFeatures = ArrayVec<u32, MAX_FEATURES>;
 
 /// First BonaPiece of a friendly (perspective's own) piece of this kind on the board; the
 /// enemy's piece of the same kind follows 81 numbers later. Promoted minor pieces count as gold.
@@ -122,9 +126,13 @@ pub fn king_bucket(pos: &Position, perspective: Color) -> Option<usize> {
 }
 
 /// Whether HalfKP can evaluate the position: each side has exactly one king, and no kind has
-/// more pieces (board, promoted or not, plus both hands) than one set holds, so that every
-/// piece has a slot and a hand number of its own. Game positions always pass; problems without
-/// a king, or with three rooks, do not, and need the caller's fallback evaluation.
+/// more pieces (board, promoted or not, plus both hands) than either side's hand numbers can
+/// count, so that every piece has a number of its own however the hands change below it.
+/// The format numbers one hand piece more than a set holds per kind and side (19 pawns, 5 of
+/// lance, knight, silver and gold, 3 bishops), except the enemy's rooks (2). Game positions
+/// always pass, with exactly a set's 38 features (absent pieces on BonaPiece 0); a problem
+/// position with a piece more (the 19 pawns of a bench position) adds its feature; problems
+/// without a king, or with three rooks, fail and need the caller's fallback evaluation.
 pub fn can_evaluate(pos: &Position) -> bool {
     if single_king(pos, Color::Black).is_none() || single_king(pos, Color::White).is_none() {
         return false;
@@ -134,15 +142,23 @@ pub fn can_evaluate(pos: &Position) -> bool {
         if pt.can_promote() {
             n += pos.pieces_kind(pt.promote()).count();
         }
-        if n > crate::shogi::Hand::set_count(pt) {
+        if n > hand_numbers(pt) {
             return false;
         }
     }
     true
 }
 
-/// Active features of `perspective` (38 of them, absent pieces on BonaPiece 0). `None` when
-/// `can_evaluate` fails.
+/// How many pieces of kind `pt` in hand both sides' BonaPiece ranges can number.
+const fn hand_numbers(pt: PieceType) -> u32 {
+    match pt {
+        PieceType::Rook => 2,
+        _ => crate::shogi::Hand::set_count(pt) + 1,
+    }
+}
+
+/// Active features of `perspective` (38 of them, absent pieces on BonaPiece 0, or one per piece
+/// where there are more). `None` when `can_evaluate` fails.
 pub fn active_features(pos: &Position, perspective: Color) -> Option<ActiveFeatures> {
     if !can_evaluate(pos) {
         return None;
@@ -161,7 +177,7 @@ pub fn active_features(pos: &Position, perspective: Color) -> Option<ActiveFeatu
             }
         }
     }
-    while !out.is_full() {
+    while out.len() < MAX_ACTIVE {
         out.push(feature_index(king, BONA_ZERO));
     }
     Some(out)

@@ -302,6 +302,9 @@ fn start_positions() -> Vec<Position> {
         "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
         "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
         "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        // More than a set, within the hand numbers: 19 pawns (a bench position), 3 bishops.
+        "lnsgk1snl/6gb1/p1pppp2p/6pR1/9/1rP6/P2PPPP1P/1BG6/LNS1KGSNL w 3P2p 16",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b B 1",
     ] {
         v.push(Position::from_sfen(handicap).unwrap());
     }
@@ -507,6 +510,14 @@ fn positions_halfkp_cannot_evaluate() {
     assert!(!stack.is_evaluable());
     assert_eq!(stack.evaluate(&three_rooks, net()), None);
     assert!(can_evaluate(&Position::startpos()));
+    // Nineteen pawns: one feature per piece, no empty slot, for both perspectives.
+    let pawns19 = Position::from_sfen("lnsgk1snl/6gb1/p1pppp2p/6pR1/9/1rP6/P2PPPP1P/1BG6/LNS1KGSNL w 3P2p 16").unwrap();
+    assert!(can_evaluate(&pawns19));
+    for c in [Color::Black, Color::White] {
+        let f = hayate::nnue::features::active_features(&pawns19, c).unwrap();
+        assert_eq!(f.len(), 39);
+        assert!(f.iter().all(|&i| i as usize % hayate::nnue::features::FE_END != 0), "no empty slot");
+    }
 
     // A tsume problem without the attacker's king, where the parser takes one: refused, and a
     // stack rooted there answers None along moves too, without failing.

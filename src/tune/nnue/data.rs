@@ -96,10 +96,11 @@ impl Dataset {
     }
 }
 
-/// The features of a position, side to move first; `None` where HalfKP cannot evaluate it.
+/// The features of a position, side to move first; `None` where HalfKP cannot evaluate it
+/// or the position holds more than a set (samples have a set's 38 features per side).
 pub fn sample_features(pos: &Position) -> Option<SampleFeatures> {
-    let us = active_features(pos, pos.side_to_move())?;
-    let them = active_features(pos, !pos.side_to_move())?;
+    let us = active_features(pos, pos.side_to_move()).filter(|f| f.len() == MAX_ACTIVE)?;
+    let them = active_features(pos, !pos.side_to_move()).filter(|f| f.len() == MAX_ACTIVE)?;
     let mut out = [0u32; SAMPLE_FEATURES];
     out[..MAX_ACTIVE].copy_from_slice(&us);
     out[MAX_ACTIVE..].copy_from_slice(&them);
@@ -115,7 +116,7 @@ pub struct FileReport {
     pub validation: usize,
     /// Records whose packed position is not a legal position.
     pub undecodable: usize,
-    /// Positions HalfKP cannot evaluate (`crate::nnue::can_evaluate`).
+    /// Positions HalfKP cannot evaluate (`crate::nnue::can_evaluate`) or holding more than a set.
     pub not_evaluable: usize,
 }
 
