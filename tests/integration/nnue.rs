@@ -516,7 +516,7 @@ fn positions_halfkp_cannot_evaluate() {
     for c in [Color::Black, Color::White] {
         let f = hayate::nnue::features::active_features(&pawns19, c).unwrap();
         assert_eq!(f.len(), 39);
-        assert!(f.iter().all(|&i| i as usize % hayate::nnue::features::FE_END != 0), "no empty slot");
+        assert!(f.iter().all(|&i| !(i as usize).is_multiple_of(hayate::nnue::features::FE_END)), "no empty slot");
     }
 
     // A tsume problem without the attacker's king, where the parser takes one: refused, and a
