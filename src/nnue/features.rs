@@ -26,9 +26,17 @@ pub const MAX_ACTIVE: usize = 38;
 /// The BonaPiece that absent pieces occupy.
 pub const BONA_ZERO: u16 = 0;
 
-/// Most features of one perspective: a set has 38 pieces, and `can_evaluate` lets a position
-/// hold a few more (one more per kind at most, by the hand numbering).
-pub const MAX_FEATURES: usize = 48;
+/// Most features of one perspective: every piece `can_evaluate` lets a position hold (a set's
+/// 38, and one more per kind as far as the hand numbering counts them).
+pub const MAX_FEATURES: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < PieceType::HAND.len() {
+        n += hand_numbers(PieceType::HAND[i]) as usize;
+        i += 1;
+    }
+    n
+};
 
 /// Active feature indices of one perspective.
 pub type ActiveFeatures = ArrayVec<u32, MAX_FEATURES>;

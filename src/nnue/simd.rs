@@ -165,46 +165,61 @@ fn scalar_transform(us: &[i16; HALF_DIMENSIONS], them: &[i16; HALF_DIMENSIONS], 
     }
 }
 
+/// `update_accumulator` for one vector width: `$lanes` i16 per vector, so 256 / `$lanes`
+/// registers hold the accumulator (16 ymm or 8 zmm) and weight rows are read as memory
+/// operands. Written once for the AVX2 and AVX-512 backends.
+#[cfg(target_arch = "x86_64")]
+macro_rules! update_kernel {
+    ($features:literal, $vec:ty, $lanes:literal, $zero:ident, $load:ident, $store:ident, $add:ident, $sub:ident) => {
+        #[target_feature(enable = $features)]
+        pub(super) fn update_accumulator(
+            src: &[i16; super::super::HALF_DIMENSIONS],
+            dst: &mut [i16; super::super::HALF_DIMENSIONS],
+            rows: &[super::super::network::FeatureRow],
+            removed: &[u32],
+            added: &[u32],
+        ) {
+            let mut acc: [$vec; super::super::HALF_DIMENSIONS / $lanes] =
+                [$zero(); super::super::HALF_DIMENSIONS / $lanes];
+            // SAFETY (all blocks below): every pointer is into a [i16; 256] and offset by
+            // k * lanes < 256 elements, so each vector access stays inside its array.
+            for (k, a) in acc.iter_mut().enumerate() {
+                *a = unsafe { $load(src.as_ptr().add(k * $lanes).cast()) };
+            }
+            for &r in removed {
+                let row = &rows[r as usize].0;
+                for (k, a) in acc.iter_mut().enumerate() {
+                    *a = $sub(*a, unsafe { $load(row.as_ptr().add(k * $lanes).cast()) });
+                }
+            }
+            for &r in added {
+                let row = &rows[r as usize].0;
+                for (k, a) in acc.iter_mut().enumerate() {
+                    *a = $add(*a, unsafe { $load(row.as_ptr().add(k * $lanes).cast()) });
+                }
+            }
+            for (k, a) in acc.iter().enumerate() {
+                unsafe { $store(dst.as_mut_ptr().add(k * $lanes).cast(), *a) };
+            }
+        }
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::super::HALF_DIMENSIONS;
-    use super::super::network::FeatureRow;
     use std::arch::x86_64::*;
 
-    /// 16 lanes of i16 per vector, so 16 vectors hold one accumulator: exactly the 16 ymm
-    /// registers, with weight rows read as memory operands.
-    const VECTORS: usize = HALF_DIMENSIONS / 16;
-
-    #[target_feature(enable = "avx2")]
-    pub(super) fn update_accumulator(
-        src: &[i16; HALF_DIMENSIONS],
-        dst: &mut [i16; HALF_DIMENSIONS],
-        rows: &[FeatureRow],
-        removed: &[u32],
-        added: &[u32],
-    ) {
-        let mut acc = [_mm256_setzero_si256(); VECTORS];
-        // SAFETY (all blocks below): every pointer is into a [i16; 256] and offset by
-        // k * 16 < 256 elements, so each 32-byte access stays inside its array.
-        for (k, a) in acc.iter_mut().enumerate() {
-            *a = unsafe { _mm256_loadu_si256(src.as_ptr().add(k * 16).cast()) };
-        }
-        for &r in removed {
-            let row = &rows[r as usize].0;
-            for (k, a) in acc.iter_mut().enumerate() {
-                *a = _mm256_sub_epi16(*a, unsafe { _mm256_loadu_si256(row.as_ptr().add(k * 16).cast()) });
-            }
-        }
-        for &r in added {
-            let row = &rows[r as usize].0;
-            for (k, a) in acc.iter_mut().enumerate() {
-                *a = _mm256_add_epi16(*a, unsafe { _mm256_loadu_si256(row.as_ptr().add(k * 16).cast()) });
-            }
-        }
-        for (k, a) in acc.iter().enumerate() {
-            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(k * 16).cast(), *a) };
-        }
-    }
+    update_kernel!(
+        "avx2",
+        __m256i,
+        16,
+        _mm256_setzero_si256,
+        _mm256_loadu_si256,
+        _mm256_storeu_si256,
+        _mm256_add_epi16,
+        _mm256_sub_epi16
+    );
 
     #[target_feature(enable = "avx2")]
     pub(super) fn transform(
@@ -236,40 +251,16 @@ mod avx2 {
 /// The accumulator update in 512-bit vectors: 8 registers hold the 256 sums.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::super::HALF_DIMENSIONS;
-    use super::super::network::FeatureRow;
     use std::arch::x86_64::*;
 
-    const VECTORS: usize = HALF_DIMENSIONS / 32;
-
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn update_accumulator(
-        src: &[i16; HALF_DIMENSIONS],
-        dst: &mut [i16; HALF_DIMENSIONS],
-        rows: &[FeatureRow],
-        removed: &[u32],
-        added: &[u32],
-    ) {
-        let mut acc = [_mm512_setzero_si512(); VECTORS];
-        // SAFETY (all blocks below): every pointer is into a [i16; 256] and offset by
-        // k * 32 < 256 elements, so each 64-byte access stays inside its array.
-        for (k, a) in acc.iter_mut().enumerate() {
-            *a = unsafe { _mm512_loadu_si512(src.as_ptr().add(k * 32).cast()) };
-        }
-        for &r in removed {
-            let row = &rows[r as usize].0;
-            for (k, a) in acc.iter_mut().enumerate() {
-                *a = _mm512_sub_epi16(*a, unsafe { _mm512_loadu_si512(row.as_ptr().add(k * 32).cast()) });
-            }
-        }
-        for &r in added {
-            let row = &rows[r as usize].0;
-            for (k, a) in acc.iter_mut().enumerate() {
-                *a = _mm512_add_epi16(*a, unsafe { _mm512_loadu_si512(row.as_ptr().add(k * 32).cast()) });
-            }
-        }
-        for (k, a) in acc.iter().enumerate() {
-            unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(k * 32).cast(), *a) };
-        }
-    }
+    update_kernel!(
+        "avx512f,avx512bw",
+        __m512i,
+        32,
+        _mm512_setzero_si512,
+        _mm512_loadu_si512,
+        _mm512_storeu_si512,
+        _mm512_add_epi16,
+        _mm512_sub_epi16
+    );
 }

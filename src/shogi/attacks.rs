@@ -339,23 +339,18 @@ const fn line_tables() -> (LineTable, LineTable) {
 
 static LINES: (LineTable, LineTable) = line_tables();
 
-/// For each square, every square on its rank, file and diagonals (itself excluded); empty for
-/// `Square::NONE`.
+/// For each square, every square on its rank, file and diagonals (itself excluded): the union
+/// of its lines; empty for `Square::NONE`.
 static QUEEN_LINES: [Bitboard; SQ_ENTRIES] = {
     let mut out = [Bitboard::EMPTY; SQ_ENTRIES];
-    let dirs: [(i8, i8); 8] = [(0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, -1), (-1, 1), (1, 1)];
     let mut a = 0;
     while a < 81 {
-        let mut d = 0;
-        while d < 8 {
-            let (df, dr) = dirs[d];
-            let mut cur = offset(Square::new(a as u8), df, dr);
-            while let Some(t) = cur {
-                out[a] = out[a].const_or(Bitboard::from_square(t));
-                cur = offset(t, df, dr);
-            }
-            d += 1;
+        let mut b = 0;
+        while b < 81 {
+            out[a] = out[a].const_or(LINES.1[a][b]);
+            b += 1;
         }
+        out[a] = out[a].const_and(Bitboard::from_square(Square::new(a as u8)).const_not());
         a += 1;
     }
     out
@@ -469,6 +464,15 @@ pub mod finder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn queen_lines_are_the_empty_board_slider_attacks() {
+        for sq in Square::all() {
+            let want = rook_attacks_slow(sq, Bitboard::EMPTY) | bishop_attacks_slow(sq, Bitboard::EMPTY);
+            assert_eq!(queen_lines(sq), want, "{sq}");
+        }
+        assert!(queen_lines(Square::NONE).is_empty());
+    }
 
     fn random_occupancies(n: usize) -> Vec<Bitboard> {
         let mut rng = finder::XorShift::new(0x9e37_79b9_7f4a_7c15);
