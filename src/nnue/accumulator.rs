@@ -11,11 +11,13 @@
 //! computed, and rebuilds a perspective only when its own king moved since (from the refresh
 //! cache's sums for that king square).
 
+use super::backend::Backend;
+use super::dims::HALF_DIMENSIONS;
 use super::features::{self, FE_END, feature_index, relative_square};
+use super::forward::{DEFAULT_FV_SCALE, scale_output};
 use super::network::Network;
 use super::refresh_cache::RefreshCache;
-use super::simd::{self, Backend};
-use super::{DEFAULT_FV_SCALE, HALF_DIMENSIONS, scale_output};
+use super::transformer;
 use crate::shogi::{Color, Move, Piece, PieceType, Position};
 
 /// Both perspectives' transformer sums (index = colour).
@@ -39,7 +41,7 @@ impl Accumulator {
         let mut acc = Accumulator::ZERO;
         for p in Color::ALL {
             let active = features::active_features(pos, p)?;
-            simd::update_accumulator(
+            transformer::update_accumulator(
                 backend,
                 &net.ft_biases.0,
                 &mut acc.values[p.index()],
@@ -49,6 +51,27 @@ impl Accumulator {
             );
         }
         Some(acc)
+    }
+}
+
+impl Network {
+    /// Raw output of the network after the dense layers for an accumulator, from the side to
+    /// move's point of view (for benchmarks and tests of the layers alone).
+    pub fn propagate_accumulator(&self, backend: Backend, acc: &Accumulator, side_to_move: Color) -> i32 {
+        self.propagate(backend, acc.values(side_to_move), acc.values(!side_to_move))
+    }
+
+    /// Evaluation of `pos` from the side to move's point of view, computed from scratch (no
+    /// accumulator stack), as the reference's `e` command prints it. `None` when
+    /// `can_evaluate(pos)` fails.
+    pub fn evaluate(&self, pos: &Position, fv_scale: i32) -> Option<i32> {
+        self.evaluate_with(Backend::detect(), pos, fv_scale)
+    }
+
+    /// `evaluate` with a chosen backend.
+    pub fn evaluate_with(&self, backend: Backend, pos: &Position, fv_scale: i32) -> Option<i32> {
+        let acc = Accumulator::refreshed(backend, pos, self)?;
+        Some(scale_output(self.propagate_accumulator(backend, &acc, pos.side_to_move()), fv_scale))
     }
 }
 
@@ -334,7 +357,7 @@ impl AccumulatorStack {
             added[k] = feature_index(king, change.added[pi]);
         }
         debug_assert!(removed[..n].iter().chain(&added[..n]).all(|&f| (f as usize) < 81 * FE_END));
-        simd::update_accumulator(
+        transformer::update_accumulator(
             self.backend,
             &parent.acc.values[pi],
             &mut node.acc.values[pi],

@@ -8,8 +8,8 @@
 //! (`maddubs`) saturate at 16 bits, but 2 x 127 x 128 = 32,512 never reaches that, and the
 //! VNNI dot product does not saturate at all, so all versions agree exactly.
 
-use super::simd::Backend;
-use super::{Aligned, HIDDEN};
+use super::backend::Backend;
+use super::dims::{Aligned, HIDDEN};
 
 /// Right shift of the affine outputs in the clipped ReLU.
 pub const WEIGHT_SCALE_BITS: u32 = 6;
@@ -61,19 +61,23 @@ impl<const IN: usize> DenseLayer<IN> {
     /// `out = biases + W * input`.
     #[inline]
     pub(crate) fn propagate(&self, backend: Backend, input: &Aligned<[u8; IN]>, out: &mut Aligned<[i32; HIDDEN]>) {
-        match backend {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2.
-            Backend::Avx2(_) => unsafe { avx2::affine(&self.biases.0, &self.blocks, &input.0, &mut out.0) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: an `AvxVnniSupport` exists only when the CPU reported AVX2 and AVX-VNNI.
-            Backend::AvxVnni(_) => unsafe { vnni::affine(&self.biases.0, &self.blocks, &input.0, &mut out.0) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: an `Avx512VnniSupport` exists only when the CPU reported AVX2, AVX-512 F,
-            // BW and VNNI.
-            Backend::Avx512Vnni(_) => unsafe { avx512::affine(&self.biases.0, &self.blocks, &input.0, &mut out.0) },
-            _ => self.propagate_scalar(&input.0, &mut out.0),
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (biases, blocks, input, out) = (&self.biases.0, &self.blocks, &input.0, &mut out.0);
+            match backend {
+                // SAFETY: an `AvxVnniSupport` exists only when the CPU reported AVX2 and AVX-VNNI.
+                Backend::AvxVnni(_) => return unsafe { vnni::affine(biases, blocks, input, out) },
+                // SAFETY: an `Avx512VnniSupport` exists only when the CPU reported AVX2,
+                // AVX-512 F, BW and VNNI.
+                Backend::Avx512Vnni(_) => return unsafe { avx512::affine(biases, blocks, input, out) },
+                _ if backend.avx2_support().is_some() => {
+                    // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2.
+                    return unsafe { avx2::affine(biases, blocks, input, out) };
+                }
+                _ => {}
+            }
         }
+        self.propagate_scalar(&input.0, &mut out.0)
     }
 
     fn propagate_scalar(&self, input: &[u8; IN], out: &mut [i32; HIDDEN]) {
@@ -111,50 +115,43 @@ impl<const IN: usize> OutputLayer<IN> {
 
     #[inline]
     pub(crate) fn propagate(&self, backend: Backend, input: &Aligned<[u8; IN]>) -> i32 {
-        match backend {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: an `Avx2Support` or an `Avx512VnniSupport` exists only when the CPU
-            // reported AVX2; IN is 32.
-            Backend::Avx2(_) | Backend::Avx512Vnni(_) if IN == 32 => unsafe {
-                avx2::output(self.bias, &self.weights.0, &input.0)
-            },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: an `AvxVnniSupport` exists only when the CPU reported AVX2 and AVX-VNNI.
-            Backend::AvxVnni(_) if IN == 32 => unsafe { vnni::output(self.bias, &self.weights.0, &input.0) },
-            _ => input
-                .0
-                .iter()
-                .zip(&self.weights.0)
-                .fold(self.bias, |acc, (&x, &w)| acc.wrapping_add(x as i32 * w as i32)),
+        #[cfg(target_arch = "x86_64")]
+        if IN == 32 {
+            if let Backend::AvxVnni(_) = backend {
+                // SAFETY: an `AvxVnniSupport` exists only when the CPU reported AVX2 and AVX-VNNI.
+                return unsafe { vnni::output(self.bias, &self.weights.0, &input.0) };
+            }
+            if backend.avx2_support().is_some() {
+                // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2.
+                return unsafe { avx2::output(self.bias, &self.weights.0, &input.0) };
+            }
         }
+        input.0.iter().zip(&self.weights.0).fold(self.bias, |acc, (&x, &w)| acc.wrapping_add(x as i32 * w as i32))
     }
 }
 
 /// Clipped ReLU: `clamp(x >> 6, 0, 127)` on 32 values.
 #[inline]
 pub(crate) fn clipped_relu(backend: Backend, input: &Aligned<[i32; HIDDEN]>, out: &mut Aligned<[u8; HIDDEN]>) {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: every x86 proof of support includes AVX2.
-        Backend::Avx2(_) | Backend::AvxVnni(_) | Backend::Avx512Vnni(_) => unsafe {
-            x86::clipped_relu(&input.0, &mut out.0)
-        },
-        _ => {
-            for (o, &x) in out.0.iter_mut().zip(&input.0) {
-                *o = (x >> WEIGHT_SCALE_BITS).clamp(0, 127) as u8;
-            }
-        }
+    #[cfg(target_arch = "x86_64")]
+    if backend.avx2_support().is_some() {
+        // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2.
+        return unsafe { x86::clipped_relu(&input.0, &mut out.0) };
+    }
+    for (o, &x) in out.0.iter_mut().zip(&input.0) {
+        *o = (x >> WEIGHT_SCALE_BITS).clamp(0, 127) as u8;
     }
 }
 
-/// Kernels shared by both x86 backends (AVX2 only).
+/// Kernels shared by every x86 backend (AVX2 only).
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{HIDDEN, WEIGHT_SCALE_BITS};
+    use crate::nnue::dims::TRANSFORMED_DIMENSIONS;
     use std::arch::x86_64::*;
 
     /// Most input blocks of a layer (512 inputs / 4).
-    pub(super) const MAX_BLOCKS: usize = super::super::TRANSFORMED_DIMENSIONS / super::BLOCK_INPUTS;
+    pub(super) const MAX_BLOCKS: usize = TRANSFORMED_DIMENSIONS / super::BLOCK_INPUTS;
 
     /// For each 8-bit mask, the positions of its set bits, lowest first (padded with zeros).
     pub(super) static NNZ_OFFSETS: [[u16; 8]; 256] = {
@@ -203,7 +200,7 @@ mod x86 {
 
     #[target_feature(enable = "avx2")]
     pub(super) fn clipped_relu(input: &[i32; HIDDEN], out: &mut [u8; HIDDEN]) {
-        // SAFETY: four loads of 8 i32 inside [i32; 32], one store of 32 bytes into [u8; 32].
+        // SAFETY: four loads of 8 i32 at offsets 0, 8, 16 and 24 of [i32; 32].
         let (a, b, c, d) = unsafe {
             let p = input.as_ptr();
             (
@@ -220,6 +217,7 @@ mod x86 {
         let bytes = _mm256_max_epi8(_mm256_packs_epi16(words0, words1), _mm256_setzero_si256());
         // The packs interleave per 128-bit lane; restore the order of the 4-byte groups.
         let ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        // SAFETY: one store of 32 bytes into [u8; 32].
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), ordered) };
     }
 }
@@ -247,9 +245,8 @@ macro_rules! affine_kernels {
                 out: &mut [i32; HIDDEN],
             ) {
                 let mut acc = [_mm256_setzero_si256(); OUT_VECTORS];
-                // SAFETY (loads and stores below): offsets k * 8 < 32 into [i32; 32]; block
-                // loads at k * 32 < 128 into [i8; 128]; input reads at 4 * b + 4 <= IN.
                 for (k, a) in acc.iter_mut().enumerate() {
+                    // SAFETY: reads 8 i32 at k * 8 < 32, inside [i32; 32].
                     *a = unsafe { _mm256_loadu_si256(biases.as_ptr().add(k * 8).cast()) };
                 }
                 let blocks = &blocks[..IN / BLOCK_INPUTS];
@@ -262,6 +259,8 @@ macro_rules! affine_kernels {
                 // of several cycles).
                 let mut odd = [_mm256_setzero_si256(); OUT_VECTORS];
                 let block_input = |b: usize| {
+                    // SAFETY: `b` is a block index below IN / 4 (from `nonzero_blocks`), so the
+                    // four bytes at 4 * b end at most at IN.
                     let four = unsafe { input.as_ptr().add(b * BLOCK_INPUTS).cast::<i32>().read_unaligned() };
                     _mm256_set1_epi32(four)
                 };
@@ -271,7 +270,9 @@ macro_rules! affine_kernels {
                     let (x0, x1) = (block_input(b0), block_input(b1));
                     let (w0, w1) = (&blocks[b0].0, &blocks[b1].0);
                     for k in 0..OUT_VECTORS {
+                        // SAFETY: reads 32 bytes at k * 32 < 128, inside the block's [i8; 128].
                         let wk0 = unsafe { _mm256_loadu_si256(w0.as_ptr().add(k * 32).cast()) };
+                        // SAFETY: as above, in the other block.
                         let wk1 = unsafe { _mm256_loadu_si256(w1.as_ptr().add(k * 32).cast()) };
                         acc[k] = dot4(acc[k], x0, wk0);
                         odd[k] = dot4(odd[k], x1, wk1);
@@ -281,6 +282,7 @@ macro_rules! affine_kernels {
                     let b = b as usize;
                     let x = block_input(b);
                     for (k, a) in acc.iter_mut().enumerate() {
+                        // SAFETY: reads 32 bytes at k * 32 < 128, inside the block's [i8; 128].
                         let wk = unsafe { _mm256_loadu_si256(blocks[b].0.as_ptr().add(k * 32).cast()) };
                         *a = dot4(*a, x, wk);
                     }
@@ -289,6 +291,7 @@ macro_rules! affine_kernels {
                     *a = _mm256_add_epi32(*a, o);
                 }
                 for (k, a) in acc.iter().enumerate() {
+                    // SAFETY: writes 8 i32 at k * 8 < 32, inside [i32; 32].
                     unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(k * 8).cast(), *a) };
                 }
             }
@@ -357,8 +360,7 @@ mod avx512 {
         let blocks = &blocks[..IN / BLOCK_INPUTS];
         let mut nnz = [0u16; MAX_BLOCKS];
         let count = nonzero_blocks(input, &mut nnz);
-        // SAFETY (loads and stores below): 16 i32 at offsets 0 and 16 of [i32; 32]; 64 bytes
-        // at offsets 0 and 64 of a block of 128; four input bytes at 4 * b + 4 <= IN.
+        // SAFETY: reads 16 i32 at offsets 0 and 16 of [i32; 32].
         let biases =
             unsafe { [_mm512_loadu_si512(biases.as_ptr().cast()), _mm512_loadu_si512(biases.as_ptr().add(16).cast())] };
         // Four pairs of sums, each taking every fourth block: a dot product waits for the
@@ -366,12 +368,15 @@ mod avx512 {
         let mut sums = [[_mm512_setzero_si512(); 2]; 4];
         sums[0] = biases;
         let block_input = |b: usize| {
+            // SAFETY: `b` is a block index below IN / 4 (from `nonzero_blocks`), so the four
+            // bytes at 4 * b end at most at IN.
             let four = unsafe { input.as_ptr().add(b * BLOCK_INPUTS).cast::<i32>().read_unaligned() };
             _mm512_set1_epi32(four)
         };
         let add_block = |sum: &mut [__m512i; 2], b: usize| {
             let w = blocks[b].0.as_ptr();
             let x = block_input(b);
+            // SAFETY: reads 64 bytes at offsets 0 and 64 of the block's [i8; 128].
             let (w_lo, w_hi) = unsafe { (_mm512_loadu_si512(w.cast()), _mm512_loadu_si512(w.add(64).cast())) };
             sum[0] = _mm512_dpbusd_epi32(sum[0], x, w_lo);
             sum[1] = _mm512_dpbusd_epi32(sum[1], x, w_hi);
@@ -387,6 +392,7 @@ mod avx512 {
         }
         let lo = _mm512_add_epi32(_mm512_add_epi32(sums[0][0], sums[1][0]), _mm512_add_epi32(sums[2][0], sums[3][0]));
         let hi = _mm512_add_epi32(_mm512_add_epi32(sums[0][1], sums[1][1]), _mm512_add_epi32(sums[2][1], sums[3][1]));
+        // SAFETY: writes 16 i32 at offsets 0 and 16 of [i32; 32].
         unsafe {
             _mm512_storeu_si512(out.as_mut_ptr().cast(), lo);
             _mm512_storeu_si512(out.as_mut_ptr().add(16).cast(), hi);

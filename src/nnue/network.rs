@@ -14,9 +14,9 @@
 //! the reverse, from the integer parameters (`NetworkParameters::to_bytes`), so that the layout
 //! lives in this file only.
 
+use super::dims::{Aligned, FeatureRow, HALF_DIMENSIONS, HIDDEN, TRANSFORMED_DIMENSIONS};
 use super::features::INPUT_DIMENSIONS;
 use super::layers::{DenseLayer, OutputLayer};
-use super::{Aligned, HALF_DIMENSIONS, HIDDEN, TRANSFORMED_DIMENSIONS};
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -126,11 +126,6 @@ impl fmt::Display for NnueError {
 }
 
 impl std::error::Error for NnueError {}
-
-/// One row of feature transformer weights (the 256 outputs of one feature).
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-pub(crate) struct FeatureRow(pub(crate) [i16; HALF_DIMENSIONS]);
 
 /// A loaded halfkp_256x2-32-32 network. Immutable; share it between threads by reference.
 pub struct Network {

@@ -8,8 +8,9 @@
 //! magic line: about 1/30 of the file for hayate's own networks. Unpacking gives back the
 //! standard file byte for byte.
 
+use super::dims::HALF_DIMENSIONS;
 use super::features::{FE_END, INPUT_DIMENSIONS};
-use super::{HALF_DIMENSIONS, Network, NnueError};
+use super::network::{Network, NnueError};
 use std::io::{Read, Write};
 
 /// First bytes of a packed network.

@@ -4,10 +4,11 @@
 //! handful, instead of from the biases by all 38 features. Same integers either way: the sums
 //! wrap, and wrapping addition does not care about order.
 
-use super::HALF_DIMENSIONS;
+use super::backend::Backend;
+use super::dims::HALF_DIMENSIONS;
 use super::features::{BONA_ZERO, MAX_ACTIVE, board_bona, feature_index, hand_bona, king_bucket};
 use super::network::Network;
-use super::simd::{self, Backend};
+use super::transformer;
 use crate::shogi::{Color, Hand, Piece, PieceType, Position, Square};
 use arrayvec::ArrayVec;
 
@@ -122,7 +123,7 @@ impl RefreshCache {
             added.push(feature_index(king, BONA_ZERO));
         }
         entry.empty_slots = empty_slots;
-        simd::update_accumulator(backend, &entry.acc, out, &net.ft_weights, &removed, &added);
+        transformer::update_accumulator(backend, &entry.acc, out, &net.ft_weights, &removed, &added);
         entry.acc = *out;
         true
     }
