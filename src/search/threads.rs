@@ -1,16 +1,14 @@
 //! One search: the root move list, the Lazy SMP threads around a main thread, the timekeeper
 //! that answers on time when the main thread waits for a CPU, and the answer itself.
 
-use super::movepick::History;
 use super::params::*;
-use super::worker::{RootMove, Shared, Worker};
+use super::root::{answer_of, root_move_list};
+use super::shared::{KeyMap, Shared, ThreadData};
+use super::worker::Worker;
 use super::*;
 use crate::eval::Value;
-use crate::nnue::AccumulatorStack;
-use crate::shogi::movegen::{self, MoveList};
-use crate::shogi::{EnteringKingRule, Move, Position};
+use crate::shogi::{EnteringKingRule, Position};
 use crate::tt::TranspositionTable;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -26,32 +24,9 @@ fn deliver(control: &Control, reporter: &dyn Reporter, best: BestMove, score: Op
     }
 }
 
-/// The bestmove for a root move list sorted best first: resign when lost beyond the resign
-/// value, else the first move with its ponder move.
-pub(super) fn answer_of(rm: &RootMove, root: &Position, tt: &TranspositionTable, resign_value: Value) -> BestMove {
-    // A score of -INF means the move was never finished (stopped at once): play it.
-    if rm.score != -VALUE_INF && rm.score <= -resign_value {
-        BestMove::Resign
-    } else {
-        let ponder = rm.pv.get(1).copied().or_else(|| ponder_from_tt(root, rm.mv, tt));
-        BestMove::Move { mv: rm.mv, ponder }
-    }
-}
-
 /// Stack of every thread that runs a search (the main thread and the helpers): the recursion
 /// is at most `MAX_PLY` deep with a few KiB per frame.
 pub const SEARCH_STACK_BYTES: usize = 16 << 20;
-
-/// Data a search thread keeps from one search to the next.
-#[derive(Default)]
-pub struct ThreadData {
-    pub history: Box<History>,
-    pub correction: Box<correction::Correction>,
-    /// The main thread's root mate probe solver (allocated on first use).
-    pub mate_probe: Option<crate::mate::MateSolver>,
-    /// The NNUE accumulators along the search path (allocated when a network is first used).
-    pub nnue: Option<Box<AccumulatorStack>>,
-}
 
 fn reduction_table() -> [[i32; 64]; 64] {
     let mut t = [[0; 64]; 64];
@@ -203,18 +178,6 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
     SearchResult { best, score: Some(score), nodes, depth, threads }
 }
 
-/// The limits of a pondering search once `ponderhit` came: new clock values replace the old.
-pub(super) fn limits_after_ponderhit(base: &Limits, new: Option<&Limits>) -> Limits {
-    let mut limits = base.clone();
-    if let Some(l) = new {
-        limits.time = l.time;
-        limits.inc = l.inc;
-        limits.byoyomi = l.byoyomi;
-    }
-    limits.ponder = false;
-    limits
-}
-
 /// Gives the answer when the main thread has not by the end of the planned time (plus a
 /// quarter of the network delay), because it is waiting for a CPU: a thread that slept until
 /// then gets one at once on a loaded machine, where a busy one may wait tens of milliseconds.
@@ -236,9 +199,7 @@ fn timekeeper(
             // `ponderhit` could wait for the lock.)
             let ponderhit = control.ponderhit_info.lock().clone();
             match ponderhit {
-                Some((at, new)) => {
-                    (at, time::plan(&limits_after_ponderhit(limits, new.as_ref()), us, ply, &config.time))
-                }
+                Some((at, new)) => (at, time::plan(&limits.after_ponderhit(new.as_ref()), us, ply, &config.time)),
                 None => {
                     // Still pondering (or stopped, which `finished` will tell soon).
                     std::thread::sleep(Duration::from_millis(2));
@@ -271,56 +232,12 @@ fn wait_for_release(control: &Control, limits: &Limits) {
     }
 }
 
-fn ponder_from_tt(root: &Position, best: Move, tt: &TranspositionTable) -> Option<Move> {
-    let mut pos = root.clone();
-    pos.do_move(best);
-    tt.probe(pos.key()).and_then(|h| h.mv).filter(|&m| pos.is_legal(m))
-}
-
-fn root_move_list(root: &Position, tt: &TranspositionTable) -> Vec<RootMove> {
-    let mut list = MoveList::new();
-    movegen::generate_legal(root, &mut list);
-    let tt_move = tt.probe(root.key()).and_then(|h| h.mv);
-    let mut rms: Vec<RootMove> = list
-        .iter()
-        .map(|&m| RootMove { mv: m, score: -VALUE_INF, prev_score: -VALUE_INF, bound: None, seldepth: 0, pv: vec![m] })
-        .collect();
-    // Promotions before their non-promotion twins, so that ties prefer the promotion.
-    rms.sort_by_key(|rm| !rm.mv.is_promotion());
-    if let Some(t) = tt_move
-        && let Some(i) = rms.iter().position(|rm| rm.mv == t)
-    {
-        rms.swap(0, i);
-    }
-    rms
-}
-
-/// Hasher for keys that are already uniformly random (Zobrist keys).
-#[derive(Default, Clone, Copy)]
-pub(super) struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v;
-    }
-}
-
-pub(super) type KeyMap = HashMap<u64, usize, std::hash::BuildHasherDefault<KeyHasher>>;
-
 /// Tells the scheduler that a search thread is CPU-bound: a long time slice (Linux 6.12+
 /// `sched_setattr` with `sched_runtime`, the EEVDF request size), so that with more search
 /// threads than cores the protocol's threads, which keep the default slice, get a CPU as soon
 /// as input comes (`stop`, `quit`) instead of waiting behind every search thread's turn. The
 /// share of CPU time does not change. Older kernels refuse the call; nothing changes then.
-pub(super) fn mark_cpu_bound() {
+fn mark_cpu_bound() {
     #[cfg(target_os = "linux")]
     {
         #[repr(C)]

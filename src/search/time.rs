@@ -30,6 +30,19 @@ impl Limits {
     pub fn has_fixed_limit(&self) -> bool {
         self.movetime.is_some() || self.depth.is_some() || self.nodes.is_some()
     }
+
+    /// The limits of a pondering search once `ponderhit` came: new clock values replace the
+    /// old.
+    pub fn after_ponderhit(&self, new: Option<&Limits>) -> Limits {
+        let mut limits = self.clone();
+        if let Some(l) = new {
+            limits.time = l.time;
+            limits.inc = l.inc;
+            limits.byoyomi = l.byoyomi;
+        }
+        limits.ponder = false;
+        limits
+    }
 }
 
 /// Time options of the engine.

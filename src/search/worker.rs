@@ -5,25 +5,16 @@
 mod alphabeta;
 
 use super::params::*;
-use super::threads::{KeyMap, answer_of, limits_after_ponderhit};
+use super::root::{RootMove, answer_of};
+use super::shared::{Shared, ThreadData};
 use super::*;
 use crate::eval::{self, Value};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::shogi::{EnteringKingRule, Move, Position, RepetitionKind};
-use crate::tt::{Bound, TranspositionTable};
+use crate::tt::Bound;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
-
-#[derive(Clone, Debug)]
-pub(super) struct RootMove {
-    pub(super) mv: Move,
-    pub(super) score: Value,
-    pub(super) prev_score: Value,
-    pub(super) bound: Option<Bound>,
-    pub(super) seldepth: i32,
-    pub(super) pv: Vec<Move>,
-}
 
 #[derive(Clone, Copy, Default)]
 pub(super) struct Frame {
@@ -39,23 +30,6 @@ pub(super) struct Frame {
     /// `eval::piece_sum` of this node's position, VALUE_NONE until known: carried from the
     /// parent's when only a non-king piece moved, so children evaluate incrementally.
     pub(super) piece_sum: Value,
-}
-
-/// What every thread of one search shares.
-pub(super) struct Shared<'a> {
-    pub(super) tt: &'a TranspositionTable,
-    pub(super) control: &'a Control,
-    pub(super) nodes: Vec<AtomicU64>,
-    pub(super) limits: Limits,
-    pub(super) config: SearchConfig,
-    /// Keys of positions played before the root, mapped to their latest index in the history.
-    pub(super) game_keys: KeyMap,
-}
-
-impl Shared<'_> {
-    pub(super) fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
-    }
 }
 
 pub(super) struct Worker<'a> {
@@ -205,7 +179,7 @@ impl<'a> Worker<'a> {
             let info = control.ponderhit_info.lock().clone();
             let (at, new) = info.unwrap_or((Instant::now(), None));
             self.start = at;
-            let limits = limits_after_ponderhit(&self.shared.limits, new.as_ref());
+            let limits = self.shared.limits.after_ponderhit(new.as_ref());
             self.plan = time::plan(&limits, self.pos.side_to_move(), self.pos.game_ply(), &self.shared.config.time);
             self.clock = limits;
         }

@@ -402,22 +402,8 @@ impl Worker<'_> {
         }
 
         if excluded.is_none() && !(root && self.pv_idx > 0) {
-            let bound = if best_value >= beta {
-                Bound::Lower
-            } else if PV && best_value > orig_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.shared.tt.store(
-                key,
-                best_move,
-                value_to_tt(best_value, ply),
-                if raw_eval == VALUE_NONE { 0 } else { raw_eval },
-                depth,
-                bound,
-                tt_pv,
-            );
+            let result = NodeResult { key, best_move, best_value, orig_alpha, beta, raw_eval };
+            self.store_result::<PV>(&result, depth, ply, tt_pv);
         }
         best_value
     }
@@ -527,22 +513,34 @@ impl Worker<'_> {
         if in_check && move_count == 0 {
             return mated_in(ply);
         }
-        let bound = if best_value >= beta {
+        let result = NodeResult { key, best_move, best_value, orig_alpha, beta, raw_eval };
+        self.store_result::<PV>(&result, 0, ply, PV);
+        best_value
+    }
+
+    /// Stores a searched node in the table: a lower bound when it failed high, exact in a PV
+    /// node that raised alpha, an upper bound otherwise.
+    fn store_result<const PV: bool>(&self, r: &NodeResult, depth: i32, ply: usize, is_pv: bool) {
+        let bound = if r.best_value >= r.beta {
             Bound::Lower
-        } else if PV && best_value > orig_alpha {
+        } else if PV && r.best_value > r.orig_alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            best_move,
-            value_to_tt(best_value, ply),
-            if raw_eval == VALUE_NONE { 0 } else { raw_eval },
-            0,
-            bound,
-            PV,
-        );
-        best_value
+        let eval = if r.raw_eval == VALUE_NONE { 0 } else { r.raw_eval };
+        self.shared.tt.store(r.key, r.best_move, value_to_tt(r.best_value, ply), eval, depth, bound, is_pv);
     }
+}
+
+/// What a finished node stores in the table.
+struct NodeResult {
+    key: u64,
+    best_move: Option<Move>,
+    best_value: Value,
+    /// The window the node was searched with.
+    orig_alpha: Value,
+    beta: Value,
+    /// The static evaluation before correction (VALUE_NONE in check).
+    raw_eval: Value,
 }

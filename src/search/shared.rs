@@ -1,0 +1,58 @@
+//! What the threads of one search share, and what each thread keeps from one search to the
+//! next.
+
+use super::movepick::History;
+use super::{Control, Limits, SearchConfig, correction};
+use crate::nnue::AccumulatorStack;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What every thread of one search shares.
+pub(super) struct Shared<'a> {
+    pub(super) tt: &'a crate::tt::TranspositionTable,
+    pub(super) control: &'a Control,
+    /// Nodes searched, one counter per thread (each written by its own thread only).
+    pub(super) nodes: Vec<AtomicU64>,
+    pub(super) limits: Limits,
+    pub(super) config: SearchConfig,
+    /// Keys of positions played before the root, mapped to their latest index in the history.
+    pub(super) game_keys: KeyMap,
+}
+
+impl Shared<'_> {
+    pub(super) fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// Data a search thread keeps from one search to the next.
+#[derive(Default)]
+pub struct ThreadData {
+    pub history: Box<History>,
+    pub correction: Box<correction::Correction>,
+    /// The main thread's root mate probe solver (allocated on first use).
+    pub mate_probe: Option<crate::mate::MateSolver>,
+    /// The NNUE accumulators along the search path (allocated when a network is first used).
+    pub nnue: Option<Box<AccumulatorStack>>,
+}
+
+/// Hasher for keys that are already uniformly random (Zobrist keys).
+#[derive(Default, Clone, Copy)]
+pub(super) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+/// Position keys to indices in the game's history.
+pub(super) type KeyMap = HashMap<u64, usize, std::hash::BuildHasherDefault<KeyHasher>>;
