@@ -13,8 +13,9 @@
 //! 5. `search`: iterative deepening, Lazy SMP threads, time management; never parses text.
 //! 6. `engine`: the facade: options declared once, the tables and their policy, and every
 //!    job (search, mate search, perft, bench, getting ready) on a thread of its own.
-//! 7. `usi` (the protocol loop), `analyze` (`hayate analyze`), `tune` (self-play and weight
-//!    fitting). All text I/O lives here and in `cli`.
+//! 7. `usi` (the protocol loop), `analyze` (`hayate analyze`), `learn` (self-play data and
+//!    fitting: `learn::linear` for the linear evaluation, `learn::nnue` for networks). All
+//!    text I/O lives here and in `cli`.
 //! 8. `cli`: the subcommands, over everything else.
 
 pub mod analyze;
@@ -22,6 +23,7 @@ pub mod book;
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod learn;
 pub mod mate;
 pub mod memory;
 pub mod nnue;
@@ -29,5 +31,4 @@ pub mod records;
 pub mod search;
 pub mod shogi;
 pub mod tt;
-pub mod tune;
 pub mod usi;

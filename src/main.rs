@@ -22,13 +22,13 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Referee: replay a game and print how it stands or ended (last line of stdout).
     Judge(cli::judge::JudgeArgs),
-    /// Play games against itself and record training positions (tab-separated lines).
+    /// Play games against itself and record training positions for the linear evaluation (text lines).
     Selfplay(cli::selfplay::SelfplayArgs),
     /// Self-play training data for NNUE networks (YaneuraOu's PackedSfenValue records).
     Gensfen(cli::gensfen::GensfenArgs),
     /// Train an NNUE network (halfkp_256x2-32-32) on PackedSfenValue records; writes nn.bin.
     Train(cli::train::TrainArgs),
-    /// Fit the evaluation weights to self-play records and write `weights.rs`.
+    /// Fit the linear evaluation's weights to game or self-play records and write `weights.rs`.
     Tune(cli::tune::TuneArgs),
     /// Analyse a game record (KIF, KI2, CSA, USI) or a list of positions (SFEN lines).
     Analyze(cli::analyze::AnalyzeArgs),

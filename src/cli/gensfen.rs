@@ -1,11 +1,11 @@
 //! `hayate gensfen`: self-play training data in YaneuraOu's PackedSfenValue format (see
-//! `crate::tune::gensfen` for the games and which positions are kept).
+//! `crate::learn::nnue::gensfen` for the games and which positions are kept).
 
 use super::{CliError, NetworkArgs, spin_arg};
 use crate::engine::EngineOptions;
 use crate::engine::options::{HASH, THREADS};
+use crate::learn::nnue::gensfen::{self, GensfenOptions};
 use crate::search::MAX_PLY;
-use crate::tune::gensfen::{self, GensfenOptions};
 use std::io::IsTerminal;
 use std::time::Instant;
 
@@ -19,10 +19,10 @@ pub struct GensfenArgs {
     #[arg(long, num_args = 1.., conflicts_with = "games")]
     from_games: Vec<String>,
     /// Whose recorded scores are kept (player name prefix), with --from-games.
-    #[arg(long, default_value = crate::tune::SCORER)]
+    #[arg(long, default_value = crate::learn::recorded::SCORER)]
     scores_of: String,
     /// Opening plies of --from-games records left out.
-    #[arg(long, default_value_t = crate::tune::SKIP_PLIES)]
+    #[arg(long, default_value_t = crate::learn::recorded::SKIP_PLIES)]
     skip_plies: usize,
     /// Nodes searched per move.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]

@@ -2,7 +2,7 @@
 
 use super::{CliError, spin_arg};
 use crate::engine::options::THREADS;
-use crate::tune::selfplay::{self, SelfPlayOptions};
+use crate::learn::linear::selfplay::{self, SelfPlayOptions};
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]

@@ -1,10 +1,10 @@
 //! `hayate train`: trains a halfkp_256x2-32-32 network on PackedSfenValue records (as
 //! `hayate gensfen` writes them) and exports YaneuraOu's standard `nn.bin` (see
-//! `crate::tune::nnue` for the model, loss and optimiser).
+//! `crate::learn::nnue` for the model, loss and optimiser).
 
 use super::{CliError, spin_arg};
 use crate::engine::options::THREADS;
-use crate::tune::nnue::{self, Event, Loss, TrainOptions, Trainer};
+use crate::learn::nnue::{self, Event, Loss, TrainOptions, Trainer};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;

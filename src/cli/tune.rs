@@ -2,7 +2,7 @@
 //! and writes `weights.rs`.
 
 use super::CliError;
-use crate::tune::train;
+use crate::learn::linear::train;
 
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
@@ -15,11 +15,11 @@ pub struct TuneArgs {
     #[arg(long, num_args = 1..)]
     games: Vec<String>,
     /// Opening plies of `--games` records left out (book lines both colours share).
-    #[arg(long, default_value_t = crate::tune::SKIP_PLIES)]
+    #[arg(long, default_value_t = crate::learn::recorded::SKIP_PLIES)]
     skip_plies: usize,
     /// Whose search scores in `--games` records join the target (player name prefix;
     /// "" for none).
-    #[arg(long, default_value = crate::tune::SCORER)]
+    #[arg(long, default_value = crate::learn::recorded::SCORER)]
     scores_of: String,
     /// Where to write the Rust source of the weights.
     #[arg(long, default_value = "src/eval/weights.rs")]
@@ -50,7 +50,7 @@ pub struct TuneArgs {
 
 pub fn run(args: TuneArgs) -> Result<(), CliError> {
     let init: Vec<f64> = if args.from_scratch || args.init_only {
-        crate::tune::initial_weights()
+        crate::learn::linear::initial_weights()
     } else {
         crate::eval::WEIGHTS.iter().map(|&x| x as f64).collect()
     };
@@ -70,8 +70,10 @@ fn fit(args: &TuneArgs, init: &[f64]) -> Result<Vec<f64>, CliError> {
         }
     }
     let recorded =
-        crate::tune::samples_from_csa_files(&args.games, args.skip_plies, &args.scores_of, |line| eprintln!("{line}"))
-            .map_err(CliError::Data)?;
+        crate::learn::linear::samples_from_csa_files(&args.games, args.skip_plies, &args.scores_of, |line| {
+            eprintln!("{line}")
+        })
+        .map_err(CliError::Data)?;
     samples.extend(recorded);
     if samples.is_empty() {
         return Err(CliError::Data("no training data (use --data FILE, --games FILE, or --init-only)".into()));

@@ -7,7 +7,7 @@
 //! tempo. The weights are compiled in from
 //! `weights.rs`, which `hayate tune` writes: fitted to the results of the engine's games
 //! against Fairy-Stockfish (`data/games-vs-fsf/`), starting from hand-made weights (see
-//! the `tune` module and README, "Evaluation").
+//! `crate::learn::linear` and README, "Evaluation").
 
 pub mod features;
 

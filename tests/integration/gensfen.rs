@@ -2,8 +2,8 @@
 //! usi-scripts/psv_dump.py) as the positions hayate decodes and played, with legal moves;
 //! which positions are kept; runs that continue a file give the games a single run gives.
 
+use hayate::learn::nnue::gensfen::{MIN_OPENING_PLIES, SCORE_CAP};
 use hayate::records::packed_sfen::{PackedSfenValue, RECORD_BYTES, move_from_psv};
-use hayate::tune::gensfen::{MIN_OPENING_PLIES, SCORE_CAP};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,4 +1,4 @@
-//! The NNUE trainer (`hayate::tune::nnue`, `hayate train`) on a small self-play set:
+//! The NNUE trainer (`hayate::learn::nnue`, `hayate train`) on a small self-play set:
 //! tests/data/nnue/gensfen_small.bin, 3,397 PackedSfenValue records of 80 games made by
 //! `hayate gensfen --games 80 --nodes 1000 --seed 11 --threads 1` (reproducible byte for byte).
 //!
@@ -7,13 +7,13 @@
 //! float model; the export folds the factoriser; checkpoints resume to the same model as an
 //! uninterrupted run, and damaged ones are errors; bad data files are errors; the command line.
 
+use hayate::learn::nnue::checkpoint::{self, CheckpointError};
+use hayate::learn::nnue::data::{self, DataError, sample_features};
+use hayate::learn::nnue::model::OUTPUT_SCALE;
+use hayate::learn::nnue::{Dataset, Event, Loss, Model, TrainOptions, Trainer, quantise, run};
 use hayate::nnue::{Network, NnueError};
 use hayate::records::packed_sfen::{PackedSfenValue, RECORD_BYTES};
 use hayate::shogi::Position;
-use hayate::tune::nnue::checkpoint::{self, CheckpointError};
-use hayate::tune::nnue::data::{self, DataError, sample_features};
-use hayate::tune::nnue::model::OUTPUT_SCALE;
-use hayate::tune::nnue::{Dataset, Event, Loss, Model, TrainOptions, Trainer, quantise, run};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 

@@ -1,7 +1,8 @@
 //! The compiled-in evaluation weights are what the tuner makes of the games in the repository:
 //! `hayate tune --from-scratch --games data/games-vs-fsf/*.csa` (README, "Evaluation").
 
-use hayate::tune::{self, train};
+use hayate::learn::linear::{self, train};
+use hayate::learn::recorded::{SCORER, SKIP_PLIES};
 
 #[test]
 fn committed_weights_are_reproduced_from_the_committed_games() {
@@ -14,9 +15,9 @@ fn committed_weights_are_reproduced_from_the_committed_games() {
         .collect();
     paths.sort();
     assert!(paths.len() >= 20, "{} game files", paths.len());
-    let samples = tune::samples_from_csa_files(&paths, tune::SKIP_PLIES, tune::SCORER, |_| {}).unwrap();
+    let samples = linear::samples_from_csa_files(&paths, SKIP_PLIES, SCORER, |_| {}).unwrap();
     assert!(samples.len() > 50_000, "{} positions", samples.len());
-    let report = train::train(&samples, &tune::initial_weights(), &train::TrainOptions::default(), |_| {});
+    let report = train::train(&samples, &linear::initial_weights(), &train::TrainOptions::default(), |_| {});
     // The compiled-in weights are `src/eval/weights.rs`, included.
     let trained: Vec<i32> = train::quantise(&report.weights).iter().map(|&w| w as i32).collect();
     let committed: Vec<i32> = hayate::eval::WEIGHTS.iter().map(|&w| w as i32).collect();

@@ -5,13 +5,13 @@
 //! `game  ply  sfen  score  result` with `score` the search score (centipawns, side to move)
 //! and `result` 1 / 0.5 / 0 for a win / draw / loss of the side to move.
 
-use super::{MultiPvLines, Rng, is_quiet};
 use crate::engine::{Engine, EngineOptions, options::RESIGN_VALUE};
-use crate::search::{BestMove, Limits, NullReporter, Reporter};
-use crate::shogi::{Color, JudgeOptions, Position, Referee};
+use crate::learn::game::{self, GameSettings, is_quiet};
+use crate::learn::rng::Rng;
+use crate::search::Limits;
+use crate::shogi::{Color, Position};
 use parking_lot::Mutex;
 use std::io::Write;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Clone, Debug)]
@@ -51,42 +51,32 @@ struct Record {
     side: Color,
 }
 
-/// Plays one game; returns the records and the winner (None = draw).
+/// Random moves are chosen among those within this of the best (centipawns).
+const RANDOM_MARGIN: i32 = 60;
+/// A search score beyond this ends the game: a win for the side ahead.
+const ADJUDICATE: i32 = 3000;
+/// Positions whose score is beyond this are not recorded.
+const SCORE_CAP: i32 = 2500;
+
+/// Plays one game from the start position; returns the records and the winner (None = draw).
 fn play_game(opts: &SelfPlayOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec<Record>, Option<Color>) {
-    let mut pos = Position::startpos();
+    let start = Position::startpos();
+    let settings = GameSettings {
+        random_plies: opts.random_plies,
+        random_margin: RANDOM_MARGIN,
+        random_limits: Limits { nodes: Some(opts.nodes / 2), ..Default::default() },
+        limits: Limits { nodes: Some(opts.nodes), ..Default::default() },
+        adjudicate: ADJUDICATE,
+        max_game_ply: start.game_ply() + opts.max_plies,
+    };
     let mut records = Vec::new();
-    let mut referee = Referee::new(&pos, JudgeOptions::default());
-    let _ = engine.new_game(Box::new(|| {}));
-    for ply in 0..opts.max_plies {
-        let random = ply < opts.random_plies;
-        engine.options.multipv = if random { 4 } else { 1 };
-        let lines = Arc::new(MultiPvLines::default());
-        let reporter: Arc<dyn Reporter> = if random { lines.clone() } else { Arc::new(NullReporter) };
-        let limits = Limits { nodes: Some(if random { opts.nodes / 2 } else { opts.nodes }), ..Default::default() };
-        let result = engine.search(pos.clone(), limits, reporter);
-        let us = pos.side_to_move();
-        let (mut mv, score) = match result.best {
-            BestMove::Resign => return (records, Some(!us)),
-            BestMove::Win => return (records, Some(us)),
-            BestMove::Move { mv, .. } => (mv, result.score.unwrap_or(0)),
-        };
-        if random {
-            mv = lines.random_near_best(60, rng).unwrap_or(mv);
+    let winner = game::play_game(engine, start, &settings, rng, |t| {
+        let quiet = is_quiet(t.pos, t.mv) && t.score.abs() < SCORE_CAP;
+        if !t.random && t.played >= opts.min_record_ply && quiet {
+            records.push(Record { ply: t.played, sfen: t.pos.to_sfen(), score: t.score, side: t.pos.side_to_move() });
         }
-        // Adjudicate clear results to save time.
-        if !random && score.abs() >= 3000 {
-            return (records, Some(if score > 0 { us } else { !us }));
-        }
-        let quiet = is_quiet(&pos, mv) && score.abs() < 2500;
-        if !random && ply >= opts.min_record_ply && quiet {
-            records.push(Record { ply, sfen: pos.to_sfen(), score, side: us });
-        }
-        pos.do_move(mv);
-        if let Some(winner) = referee.after_move(&pos).and_then(|v| v.winner(pos.side_to_move())) {
-            return (records, winner);
-        }
-    }
-    (records, None)
+    });
+    (records, winner)
 }
 
 /// Plays `opts.games` games on `opts.threads` threads and writes the records to `out`.

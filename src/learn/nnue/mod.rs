@@ -28,10 +28,8 @@
 //! dense for the rest; after every step the dense weights are clipped to +-127/64, so that
 //! int8 weights with a scale of 64 hold them. The HalfKP rows learn at `halfkp_lr_scale` (0.03)
 //! times the rate: Adam moves a row seen once as far as one seen in every batch, so at the full
-//! rate the king-specific rows memorise their few positions. Best validation losses measured
-//! (batch 1024, lr 3e-4, 156 k positions): full rate 0.638, scale 0.1 0.614, 0.03 0.609,
-//! without the factor rows 0.665; on 285 k positions (batch 4096, lr 1e-3): scale 0.3 0.602,
-//! 0.1 0.593, 0.03 0.585, 0.01 0.587. More data should favour larger scales.
+//! rate the king-specific rows memorise their few positions (docs/training.md has the losses
+//! behind the choice; more data should favour larger scales).
 //!
 //! **Speed.** A batch is taken in order of its two king squares, so that consecutive samples
 //! share most of their rows in the cache, and the rows of the next sample are prefetched; the
@@ -40,10 +38,9 @@
 //! **Initialisation** (seeded): factor rows uniform in +-0.042, HalfKP rows 0, transformer and
 //! hidden biases 0.5 (the middle of the clipped ReLU's linear range), dense weights uniform in
 //! +-1/sqrt(inputs), output bias 0. HalfKP rows starting at 0 rather than the factor rows
-//! starting at 0 gave the same validation loss (0.5935 against 0.5930 on 437 k positions), and
-//! the rows of king squares no position trained are then exactly the factor rows, so the
-//! exported king blocks repeat and the packed network (`crate::nnue::packed`) is 1-3 MB
-//! instead of 23 MB.
+//! starting at 0 train as well (docs/training.md), and the rows of king squares no position
+//! trained are then exactly the factor rows, so the exported king blocks repeat and the packed
+//! network (`crate::nnue::packed`) is much smaller.
 //!
 //! **Runs.** `run` trains epoch after epoch, computes the validation loss, writes the network of
 //! the best validation epoch so far to `out` (of every epoch when there is no validation set,
@@ -51,6 +48,7 @@
 
 pub mod checkpoint;
 pub mod data;
+pub mod gensfen;
 pub mod model;
 pub mod optim;
 pub mod quantise;

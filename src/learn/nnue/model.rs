@@ -12,9 +12,9 @@
 //! too, and the output `y` is `cp / OUTPUT_SCALE` (see `quantise`).
 
 use super::data::SampleFeatures;
+use crate::learn::rng::Rng;
 use crate::nnue::features::{FE_END, INPUT_DIMENSIONS, MAX_ACTIVE};
 use crate::nnue::{DEFAULT_FV_SCALE, HALF_DIMENSIONS, HIDDEN, TRANSFORMED_DIMENSIONS};
-use crate::tune::Rng;
 
 /// Outputs of the transformer per perspective.
 pub const HALF: usize = HALF_DIMENSIONS;
@@ -431,8 +431,8 @@ pub fn backward(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learn::nnue::data::sample_features;
     use crate::shogi::Position;
-    use crate::tune::nnue::data::sample_features;
 
     fn samples() -> Vec<SampleFeatures> {
         [

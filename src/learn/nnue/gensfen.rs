@@ -20,19 +20,20 @@
 //! written for them; a new run with the same file continues after them (cutting off a record
 //! of a game the last run did not finish).
 
-use super::{MultiPvLines, Rng, is_quiet};
 use crate::engine::options::RESIGN_VALUE;
 use crate::engine::{Engine, EngineOptions};
+use crate::learn::game::{self, GameSettings, is_quiet};
+use crate::learn::recorded::{outcome, player_named};
+use crate::learn::rng::Rng;
 use crate::records::packed_sfen::{PackedSfenValue, RECORD_BYTES, move_to_psv, pack};
-use crate::search::{BestMove, Limits, NullReporter, Reporter};
-use crate::shogi::{Color, JudgeOptions, Move, Position, Referee};
+use crate::search::Limits;
+use crate::shogi::{Color, Move, Position};
 use parking_lot::Mutex;
 use std::io::{Seek, Write};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The balanced opening lines of the matches (`startpos moves ...`, 16-24 plies each).
-pub const OPENINGS: &str = include_str!("../../tests/data/openings_public.txt");
+pub const OPENINGS: &str = include_str!("../../../tests/data/openings_public.txt");
 /// The shortest prefix of an opening line a game starts from.
 pub const MIN_OPENING_PLIES: usize = 8;
 /// Random moves are chosen among those within this of the best (centipawns).
@@ -106,46 +107,34 @@ fn opening(rng: &mut Rng) -> Position {
 
 /// Plays one game; returns its kept positions and the winner (`None` for a draw).
 fn play_game(opts: &GensfenOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec<Sample>, Option<Color>) {
-    let mut pos = opening(rng);
-    let mut referee = Referee::new(&pos, JudgeOptions::default());
+    let start = opening(rng);
+    let limits = match opts.depth {
+        Some(d) => Limits { depth: Some(d), ..Default::default() },
+        None => Limits { nodes: Some(opts.nodes), ..Default::default() },
+    };
+    let settings = GameSettings {
+        random_plies: opts.random_plies,
+        random_margin: RANDOM_MARGIN,
+        random_limits: limits.clone(),
+        limits,
+        adjudicate: ADJUDICATE,
+        max_game_ply: opts.max_ply,
+    };
     let mut samples = Vec::new();
-    let _ = engine.new_game(Box::new(|| {}));
-    let mut played = 0u32;
-    loop {
-        if pos.game_ply() >= opts.max_ply {
-            return (samples, None);
-        }
-        let random = played < opts.random_plies;
-        engine.options.multipv = if random { 4 } else { 1 };
-        let lines = Arc::new(MultiPvLines::default());
-        let reporter: Arc<dyn Reporter> = if random { lines.clone() } else { Arc::new(NullReporter) };
-        let limits = match opts.depth {
-            Some(d) => Limits { depth: Some(d), ..Default::default() },
-            None => Limits { nodes: Some(opts.nodes), ..Default::default() },
-        };
-        let result = engine.search(pos.clone(), limits, reporter);
-        let us = pos.side_to_move();
-        let (mut mv, score) = match result.best {
-            BestMove::Resign => return (samples, Some(!us)),
-            BestMove::Win => return (samples, Some(us)),
-            BestMove::Move { mv, .. } => (mv, result.score.unwrap_or(0)),
-        };
-        if random {
-            mv = lines.random_near_best(RANDOM_MARGIN, rng).unwrap_or(mv);
-        } else if score.abs() >= ADJUDICATE {
-            return (samples, Some(if score > 0 { us } else { !us }));
-        }
-        if keep(&pos, mv, score, !random, opts.max_ply)
-            && let Ok(packed) = pack(&pos)
+    let winner = game::play_game(engine, start, &settings, rng, |t| {
+        if keep(t.pos, t.mv, t.score, !t.random, opts.max_ply)
+            && let Ok(packed) = pack(t.pos)
         {
-            samples.push(Sample { packed, score, mv, game_ply: pos.game_ply(), side: us });
+            samples.push(Sample {
+                packed,
+                score: t.score,
+                mv: t.mv,
+                game_ply: t.pos.game_ply(),
+                side: t.pos.side_to_move(),
+            });
         }
-        pos.do_move(mv);
-        played += 1;
-        if let Some(winner) = referee.after_move(&pos).and_then(|v| v.winner(pos.side_to_move())) {
-            return (samples, winner);
-        }
-    }
+    });
+    (samples, winner)
 }
 
 /// The records of a finished game.
@@ -188,7 +177,7 @@ pub fn records_from_games(games: &[crate::records::Game], scorer: &str, skip_pli
     let mut out = Vec::new();
     let mut used = 0;
     for game in games {
-        let (Some(winner), Some(side)) = (super::outcome(game), super::player_named(game, scorer)) else { continue };
+        let (Some(winner), Some(side)) = (outcome(game), player_named(game, scorer)) else { continue };
         used += 1;
         let mut samples = Vec::new();
         let mut pos = game.start.clone();

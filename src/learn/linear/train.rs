@@ -29,7 +29,7 @@ pub struct Sample {
     /// Game result for the side to move: 1, 0.5 or 0.
     pub result: f32,
     /// Hold-out group: samples of one group are all trained on or all held out (self-play:
-    /// the game number; recorded games: the opening, see `tune::opening_group`).
+    /// the game number; recorded games: the opening, see `linear::opening_group`).
     pub group: u64,
 }
 
@@ -53,7 +53,7 @@ pub struct TrainOptions {
 /// weights of that epoch are kept).
 pub const DEFAULT_EPOCHS: usize = 12;
 /// Pull towards the starting weights by default. With the games held out by opening
-/// (`tune::opening_group`), 1e-5 fits the held-out games better than 3e-5 or 1e-4 (cross
+/// (`linear::opening_group`), 1e-5 fits the held-out games better than 3e-5 or 1e-4 (cross
 /// entropy 0.6019 against 0.6035 and 0.6063 on 3,000 games); early stopping does the rest.
 pub const DEFAULT_L2: f64 = 1e-5;
 

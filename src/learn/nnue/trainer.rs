@@ -12,9 +12,9 @@ use super::checkpoint::State;
 use super::data::Dataset;
 use super::model::{self, Activations, Gradients, Loss, Model, Row, SparseRows};
 use super::optim::{Adam, Step};
+use crate::learn::rng::Rng;
 use crate::nnue::Backend;
 use crate::nnue::features::{FE_END, INPUT_DIMENSIONS, MAX_ACTIVE};
-use crate::tune::Rng;
 
 /// Hyper-parameters of a training run.
 #[derive(Clone, Copy, Debug)]
@@ -84,8 +84,8 @@ macro_rules! simd_fn {
                 body($($arg),*)
             }
             #[cfg(target_arch = "x86_64")]
-            if let Backend::Avx2(_) | Backend::AvxVnni(_) | Backend::Avx512Vnni(_) = Backend::detect() {
-                // SAFETY: these backends are made only on CPUs that report AVX2.
+            if Backend::detect().avx2_support().is_some() {
+                // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2.
                 return unsafe { avx2($($arg),*) };
             }
             body($($arg),*)
@@ -353,8 +353,8 @@ impl Trainer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learn::nnue::data::sample_features;
     use crate::shogi::Position;
-    use crate::tune::nnue::data::sample_features;
 
     fn tiny_data() -> Dataset {
         let mut d = Dataset::default();

@@ -1,6 +1,6 @@
-//! Learning the evaluation from the engine's own games: self-play data generation
-//! (`selfplay`), the positions of played games (`samples_from_csa_files`), logistic-regression
-//! fitting (`train`), and the hand-made starting weights.
+//! The linear evaluation's weights (`crate::eval`), learnt from games: self-play records
+//! (`selfplay`, `hayate selfplay`), the positions of played games (`samples_from_csa_files`),
+//! logistic-regression fitting (`train`, `hayate tune`), and the hand-made starting weights.
 //!
 //! The compiled-in weights are fitted, from the hand-made ones below, to the results of
 //! hayate's games against Fairy-Stockfish kept in `data/games-vs-fsf/`:
@@ -8,91 +8,14 @@
 //! "Evaluation"; `tests/weights.rs` checks that this reproduces `src/eval/weights.rs`).
 //! Self-play records (`hayate selfplay`, then `hayate tune --data`) are the other source.
 
-pub mod gensfen;
-pub mod nnue;
 pub mod selfplay;
 pub mod train;
 
+use super::recorded::{outcome, player_named};
 use crate::eval::features::{self, NUM_FEATURES, REL};
 use crate::eval::{HAND_VALUE, PIECE_VALUE};
 use crate::records::{Game, csa};
-use crate::search::{BestMove, Reporter, Score, SearchInfo};
-use crate::shogi::Color;
 use crate::shogi::PieceType;
-use crate::shogi::{Move, Position};
-
-/// A seeded random number generator (splitmix64): the same games for the same seed.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The generator of game `game` of a run seeded with `seed`.
-    pub fn new(seed: u64, game: u64) -> Rng {
-        let mut r = Rng(seed ^ game.wrapping_mul(0xd1b5_4a32_d192_ed03));
-        r.next_u64();
-        r
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
-/// Keeps the last report of every MultiPV line of a search: self-play's random opening moves.
-#[derive(Default)]
-pub struct MultiPvLines(parking_lot::Mutex<Vec<(usize, i32, Move)>>);
-
-impl Reporter for MultiPvLines {
-    fn info(&self, info: &SearchInfo) {
-        let score = match info.score {
-            Score::Cp(v) => v,
-            Score::Mate(n) if n > 0 => 30_000 - n,
-            Score::Mate(n) => -30_000 - n,
-        };
-        if let Some(&m) = info.pv.first() {
-            let mut v = self.0.lock();
-            v.retain(|(k, _, _)| *k != info.multipv);
-            v.push((info.multipv, score, m));
-        }
-    }
-    fn bestmove(&self, _: &BestMove, _: Option<i32>) {}
-    fn message(&self, _: &str) {}
-}
-
-impl MultiPvLines {
-    /// One of the lines' first moves scored within `margin` of the best, drawn from `rng`;
-    /// `None` (and `rng` untouched) when no line was reported.
-    pub fn random_near_best(&self, margin: i32, rng: &mut Rng) -> Option<Move> {
-        let lines = self.0.lock();
-        let best = lines.iter().map(|l| l.1).max()?;
-        let near: Vec<Move> = lines.iter().filter(|l| l.1 >= best - margin).map(|l| l.2).collect();
-        Some(near[(rng.next_u64() % near.len() as u64) as usize])
-    }
-}
-
-/// A position worth training on after move `mv`: not in check, and `mv` neither a capture nor
-/// a promotion, so that the static evaluation should match the search's score.
-pub fn is_quiet(pos: &Position, mv: Move) -> bool {
-    !pos.in_check() && !mv.is_promotion() && (mv.is_drop() || pos.piece_on(mv.to()).is_empty())
-}
-
-/// How a recorded game ended: `Some(winner)` (`None` inside for a draw), or `None` when the
-/// ending says nothing about the result (interrupted, no ending).
-pub fn outcome(game: &Game) -> Option<Option<Color>> {
-    let mut to_move = game.start.side_to_move();
-    if game.moves.len() % 2 == 1 {
-        to_move = !to_move;
-    }
-    match game.result.as_deref()? {
-        "%TORYO" | "%TSUMI" | "%TIME_UP" | "%ILLEGAL_MOVE" => Some(Some(!to_move)),
-        "%KACHI" => Some(Some(to_move)),
-        "%SENNICHITE" | "%JISHOGI" | "%HIKIWAKE" | "%MAX_MOVES" => Some(None),
-        _ => None,
-    }
-}
 
 /// Training samples from a file of CSA game records (several games separated by `/` lines,
 /// as `usi-scripts/match.py` writes them); games without a result are skipped. Each game's
@@ -113,19 +36,6 @@ pub fn samples_from_csa(text: &str, skip_plies: usize, scorer: &str) -> Result<(
     Ok((samples, used))
 }
 
-/// The colour of the player whose name starts with `prefix` (Black's first; None for an
-/// empty prefix or no such player).
-pub fn player_named(game: &Game, prefix: &str) -> Option<Color> {
-    let named = |name: &Option<String>| !prefix.is_empty() && name.as_deref().is_some_and(|n| n.starts_with(prefix));
-    if named(&game.black) {
-        Some(Color::Black)
-    } else if named(&game.white) {
-        Some(Color::White)
-    } else {
-        None
-    }
-}
-
 /// Plies that make a game's opening for the held-out split.
 pub const OPENING_GROUP_PLIES: usize = 16;
 
@@ -141,15 +51,6 @@ pub fn opening_group(game: &Game) -> u64 {
     }
     pos.key()
 }
-
-/// Whose recorded search scores train by default: the engine's own (its name in match
-/// records starts with this).
-pub const SCORER: &str = "hayate";
-
-/// Opening plies of recorded games left out by default. match.py starts every game from an
-/// opening line of 19-26 plies played with both colours, so these early positions say little
-/// about who wins; the few book plies after the 16th that stay in are seen from both sides.
-pub const SKIP_PLIES: usize = 16;
 
 /// Samples of the CSA files `paths`, in that order. `log` gets a line per file.
 pub fn samples_from_csa_files<P: AsRef<std::path::Path>>(
@@ -233,6 +134,7 @@ pub fn initial_weights() -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learn::recorded::SCORER;
 
     #[test]
     fn training_on_a_tiny_self_play_set_lowers_the_loss() {
