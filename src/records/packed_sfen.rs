@@ -25,16 +25,6 @@ const BOARD_CODE: [(u32, u32); 8] =
 /// (code, length) of a piece-box piece (a piece of the set that is nowhere).
 const BOX_CODE: [(u32, u32); 8] =
     [(0x00, 1), (0x02, 2), (0x09, 4), (0x0d, 4), (0x0b, 4), (0x2f, 6), (0x3f, 6), (0x1b, 5)];
-/// Hand kinds in the order they are written.
-const HAND_ORDER: [PieceType; 7] = [
-    PieceType::Pawn,
-    PieceType::Lance,
-    PieceType::Knight,
-    PieceType::Silver,
-    PieceType::Gold,
-    PieceType::Bishop,
-    PieceType::Rook,
-];
 /// The square number of a missing king (read, never written: see `PackError::NoKing`).
 const NO_KING: u32 = 81;
 
@@ -128,7 +118,7 @@ fn unpromoted_kind(i: usize) -> PieceType {
 /// Packs a position (board, hands, side to move; the move number is not kept).
 pub fn pack(pos: &Position) -> Result<[u8; PACKED_BYTES], PackError> {
     let setup = pos.to_setup();
-    if let Some(pt) = HAND_ORDER.into_iter().find(|&pt| setup.count_kind(pt) > Hand::set_count(pt)) {
+    if let Some(pt) = PieceType::HAND.into_iter().find(|&pt| setup.count_kind(pt) > Hand::set_count(pt)) {
         return Err(PackError::MoreThanOneSet(pt));
     }
     let mut w = BitWriter { data: [0; PACKED_BYTES], cursor: 0 };
@@ -138,7 +128,7 @@ pub fn pack(pos: &Position) -> Result<[u8; PACKED_BYTES], PackError> {
         w.write(king.index() as u32, 7)?;
     }
     let mut left = [0i32; 8];
-    for pt in HAND_ORDER {
+    for pt in PieceType::HAND {
         left[pt.index()] = Hand::set_count(pt) as i32;
     }
     for sq in Square::all() {
@@ -162,7 +152,7 @@ pub fn pack(pos: &Position) -> Result<[u8; PACKED_BYTES], PackError> {
     }
     for c in Color::ALL {
         let hand = pos.hand(c);
-        for pt in HAND_ORDER {
+        for pt in PieceType::HAND {
             let (code, len) = BOARD_CODE[pt.index()];
             for _ in 0..hand.count(pt) {
                 w.write(code >> 1, len - 1)?;
@@ -174,7 +164,7 @@ pub fn pack(pos: &Position) -> Result<[u8; PACKED_BYTES], PackError> {
             left[pt.index()] -= hand.count(pt) as i32;
         }
     }
-    for pt in HAND_ORDER {
+    for pt in PieceType::HAND {
         let (code, len) = BOX_CODE[pt.index()];
         for _ in 0..left[pt.index()] {
             w.write(code, len)?;

@@ -102,17 +102,6 @@ pub fn parse_move_syntax(s: &str) -> Result<Move, MoveError> {
     Ok(Move::normal(from, to, promote))
 }
 
-/// Hand kinds in the order SFEN writes them.
-const HAND_ORDER: [PieceType; 7] = [
-    PieceType::Rook,
-    PieceType::Bishop,
-    PieceType::Gold,
-    PieceType::Silver,
-    PieceType::Knight,
-    PieceType::Lance,
-    PieceType::Pawn,
-];
-
 impl Setup {
     /// Reads an SFEN (the move number is optional and defaults to 1) without judging the
     /// position: `Position::from_setup` does that.
@@ -225,7 +214,8 @@ impl Setup {
         s.push_str(if self.side == Color::Black { " b " } else { " w " });
         let mut hand = String::new();
         for c in Color::ALL {
-            for pt in HAND_ORDER {
+            // SFEN writes the hand from rook down to pawn.
+            for pt in PieceType::HAND.into_iter().rev() {
                 let n = self.hands[c.index()][pt.index()];
                 if n > 0 {
                     if n > 1 {

@@ -201,7 +201,8 @@ impl PieceType {
         PieceType::Dragon,
     ];
 
-    /// Kinds that can be held in hand, in SFEN order of output (R B G S N L P reversed later).
+    /// Kinds that can be held in hand, pawn to rook: the order in which PackedSfenValue writes
+    /// a hand (SFEN writes them rook to pawn).
     pub const HAND: [PieceType; 7] = [
         PieceType::Pawn,
         PieceType::Lance,
