@@ -7,28 +7,35 @@ counts over the total of their `time`s.
 
     python3 usi-scripts/nps.py --engine target/release/hayate --option EvalDir=/tmp/nn \\
         --reference /tmp/yo/YaneuraOu-by-gcc --reference-option EvalDir=/tmp/nn \\
-        --reference-option BookFile=no_book --movetime 3000 --rounds 3
+        --reference-option BookFile=no_book --threads 1 --hash 64 --movetime 3000 --rounds 3
 
-Positions: the 8 of hayate's bench (`src/search/bench.rs`) unless --positions FILE (one SFEN
-per line) is given; a position that either engine answers without searching (a mate found at
-once) counts for neither. Prints one line per round and the summary: `nps A B ratio R`.
+Both engines get the same `Threads` (--threads, default 1) and `USI_Hash` (--hash MiB,
+default 64), set before any --option or --reference-option (which may override them; the
+output's first line says what each engine was given). YaneuraOu's own default is 4 threads,
+so leaving `Threads` unset compares one of hayate's threads with all of YaneuraOu's.
+
+Positions: the 8 of hayate's bench (read from `src/search/bench.rs` next to this script)
+unless --positions FILE (one SFEN per line) is given; a position that either engine answers
+without searching (a mate found at once) counts for neither. Prints one line per round and the
+summary: `nps A B ratio R`.
 """
 
 import argparse
+import os
 import re
 import statistics
 import subprocess
 
-BENCH = [
-    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-    "ln1g1gsnl/1r1s2k2/p1pppp1pp/6p2/1p7/2P4P1/PPSPPPP1P/2G2S1R1/LN2KG1NL b Bb 15",
-    "lnsgk1snl/6gb1/p1pppp2p/6pR1/9/1rP6/P2PPPP1P/1BG6/LNS1KGSNL w 3P2p 16",
-    "ln1gk2nl/1r1s1sgb1/p1pppp1pp/6p2/1p7/2PP5/PPBSPPPPP/2G1R4/LN2KGSNL b - 21",
-    "l2g3nl/2s2kg2/p1npp1sp1/2p2pp1p/1p7/2PBP1P1P/PPS2PN2/2GK1S3/LN1G4L b RBr2p 55",
-    "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
-    "l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91",
-]
+
+def bench_positions():
+    """The SFENs of `BENCH_POSITIONS` in src/search/bench.rs (one list, kept by the engine)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "search", "bench.rs")
+    with open(path) as f:
+        text = f.read()
+    block = re.search(r"BENCH_POSITIONS[^=]*=\s*\[(.*?)\];", text, re.S)
+    if not block:
+        raise SystemExit(f"error: no BENCH_POSITIONS in {path}")
+    return re.findall(r'"([^"]+)"', block.group(1))
 
 
 class Engine:
@@ -82,16 +89,26 @@ def main():
     ap.add_argument("--option", action="append", default=[], help="NAME=VALUE for --engine")
     ap.add_argument("--reference", required=True)
     ap.add_argument("--reference-option", action="append", default=[], help="NAME=VALUE for --reference")
+    ap.add_argument("--threads", type=int, default=1, help="Threads of both engines")
+    ap.add_argument("--hash", type=int, default=64, help="USI_Hash (MiB) of both engines")
     ap.add_argument("--movetime", type=int, default=3000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--verbose", action="store_true", help="nodes/s of each engine on each position")
     ap.add_argument("--positions", help="file of SFENs, one per line (default: hayate's bench positions)")
     args = ap.parse_args()
-    positions = BENCH
+    positions = bench_positions()
     if args.positions:
         with open(args.positions) as f:
             positions = [l.strip() for l in f if l.strip() and not l.startswith("#")]
-    engines = [Engine(args.engine, args.option), Engine(args.reference, args.reference_option)]
+    common = [f"Threads={args.threads}", f"USI_Hash={args.hash}"]
+    options = [common + args.option, common + args.reference_option]
+    given = []
+    for opts in options:
+        last = dict(o.partition("=")[::2] for o in opts)
+        given.append(f"Threads {last['Threads']}, USI_Hash {last['USI_Hash']} MiB")
+    print(f"engine: {given[0]}; reference: {given[1]}; {len(positions)} positions, movetime {args.movetime} ms",
+          flush=True)
+    engines = [Engine(args.engine, options[0]), Engine(args.reference, options[1])]
     totals = [[0, 0], [0, 0]]
     per_round = []
     for r in range(args.rounds):
