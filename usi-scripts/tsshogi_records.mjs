@@ -1,6 +1,7 @@
 // Writes the records of tests/data/records/ the way ShogiHome's record library, tsshogi, writes
 // them, with tsshogi's own view of each game (final SFEN, moves, players, ending) in
-// tsshogi_facts.json, so that the Rust tests can check hayate's reading against it. Node is
+// tsshogi_facts.json (tsshogi_tsume.json for the tsume problems), so that the Rust tests can
+// check hayate's reading against it. Node is
 // only needed to regenerate the data, never to run the tests.
 //
 //   mkdir -p /tmp/node && (cd /tmp/node && npm install tsshogi@2.2.0)
@@ -135,8 +136,63 @@ fs.mkdirSync(outDir, { recursive: true });
   write("sennichite.usi", r.getUSI({ resign: true }) + "\n", r);
 }
 
+// Tsume problems as collections write them: the defender's hand as "the rest of the pieces"
+// (Kifu for Windows' 残りの駒全部, and two short forms). From the public kingless problems whose
+// defender holds every piece not on the board or in the attacker's hand, with YaneuraOu's mate
+// line: tsshogi writes the record with the hand in full, then the hand line is replaced; the
+// facts (tsshogi_tsume.json) keep tsshogi's start SFEN.
+const tsume = {};
+{
+  const corpus = fs
+    .readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), "..", "tests", "data", "kingless_mates_public.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+  const set = { p: 18, l: 4, n: 4, s: 4, g: 4, b: 2, r: 2 };
+  // Pieces of each kind anywhere in the SFEN (board and both hands), kings left out.
+  const counts = (sfen) => {
+    const [board, , hand] = sfen.split(" ");
+    const c = {};
+    for (const ch of board.replace(/\+/g, "")) {
+      const k = ch.toLowerCase();
+      if (k in set) c[k] = (c[k] ?? 0) + 1;
+    }
+    for (const m of hand.matchAll(/(\d*)([a-zA-Z])/g)) {
+      const k = m[2].toLowerCase();
+      if (k in set) c[k] = (c[k] ?? 0) + (m[1] ? Number(m[1]) : 1);
+    }
+    return c;
+  };
+  const whole = (sfen) => Object.entries(set).every(([k, n]) => (counts(sfen)[k] ?? 0) === n);
+  const spellings = ["残りの駒全部", "残り全部", "残駒全部"];
+  const picked = [
+    ...corpus.filter((p) => p.yo_answer === "mate" && p.sfen.split(" ")[1] === "b" && whole(p.sfen)).slice(0, 4),
+    ...corpus.filter((p) => p.yo_answer === "mate" && p.sfen.split(" ")[1] === "w" && whole(p.sfen)).slice(0, 2),
+  ];
+  picked.forEach((p, i) => {
+    const r = end(play(p.sfen, p.yo_line), ts.SpecialMoveType.MATE);
+    const defender = p.sfen.split(" ")[1] === "b" ? "後手" : "先手";
+    const rest = spellings[i % spellings.length];
+    const kif = ts
+      .exportKIF(r)
+      .split("\n")
+      .map((l) => (l.startsWith(`${defender}の持駒：`) ? `${defender}の持駒：${rest}` : l))
+      .join("\n");
+    if (!kif.includes(`${defender}の持駒：${rest}`)) throw new Error(`${p.id}: no ${defender} hand line`);
+    const name = `tsume_${p.id}.kif`;
+    fs.writeFileSync(path.join(outDir, name), kif);
+    tsume[name] = { ...facts(r), corpus_id: p.id, corpus_sfen: p.sfen, rest };
+  });
+}
+fs.writeFileSync(
+  path.join(outDir, "tsshogi_tsume.json"),
+  JSON.stringify({ generator: `tsshogi ${version}`, records: tsume }, null, 2) + "\n",
+);
+
 fs.writeFileSync(
   path.join(outDir, "tsshogi_facts.json"),
   JSON.stringify({ generator: `tsshogi ${version}`, records: out }, null, 2) + "\n",
 );
-console.log(`wrote ${Object.keys(out).length} records to ${outDir} with tsshogi ${version}`);
+console.log(
+  `wrote ${Object.keys(out).length} records and ${Object.keys(tsume).length} tsume problems to ${outDir} with tsshogi ${version}`,
+);

@@ -189,25 +189,8 @@ impl MateSolver {
             };
             return report(answer, &s, false, None);
         }
-        // Shorten: a mate two plies shorter, until there is none.
-        let mut len = v.len;
-        let first_mate = Some((len, s.nodes));
-        let mut shortest = len <= 1;
-        // Bounded searches end by themselves and need no repetition rule; without it every
-        // result they reach holds on any path and can be kept.
-        s.set_repetition_detection(false);
-        while !shortest && !s.aborted() {
-            s.reset_path(&root);
-            let w = s.prove(&mut root, true, len - 2);
-            if w.is_proven() {
-                len = w.len;
-                shortest = len <= 1;
-            } else if w.is_disproven() {
-                shortest = true;
-            } else {
-                break;
-            }
-        }
+        let first_mate = Some((v.len, s.nodes));
+        let (len, mut shortest) = shorten(&mut s, &mut root, v.len);
         let mut line = if shortest { pv::extract(&mut s, &mut root, len, true) } else { None };
         if line.is_none() {
             // Out of budget: finish a line of the proven mate anyway, from the table.
@@ -247,6 +230,59 @@ impl MateSolver {
         let line = pv::extract(&mut s, &mut root, v.len, false)?;
         verify_mate_line(pos, &line).is_ok().then_some(line)
     }
+
+    /// After `probe` found a mate of `len` plies in `pos`, shortens it as `solve` does, on
+    /// what the probe stored, with up to `nodes` nodes: a checked line shorter than `len` and
+    /// whether it is proven to be the shortest there is, or None (none shorter found within
+    /// the budget, or `stop` set).
+    pub fn shorten_probed(
+        &mut self,
+        pos: &Position,
+        len: usize,
+        nodes: u64,
+        stop: &AtomicBool,
+    ) -> Option<(Vec<Move>, bool)> {
+        let len = u16::try_from(len).ok().filter(|&l| l > 1)?;
+        let mut root = pos.clone();
+        root.forget_history();
+        let mut s = Dfpn::new(&mut self.table, stop, root.side_to_move());
+        s.set_budget(Budget { node_limit: nodes, deadline: None, honour_stop: true });
+        let (shorter, mut shortest) = shorten(&mut s, &mut root, len);
+        if shorter >= len {
+            return None;
+        }
+        s.set_budget(Budget { node_limit: s.nodes + nodes, deadline: None, honour_stop: true });
+        let mut line = if shortest { pv::extract(&mut s, &mut root, shorter, true) } else { None };
+        if line.is_none() {
+            shortest = false;
+            line = pv::extract(&mut s, &mut root, shorter, false);
+        }
+        let line = line?;
+        verify_mate_line(pos, &line).is_ok().then_some((line, shortest))
+    }
+}
+
+/// Shortens a proven mate of `len` plies from `root`: asks for one two plies shorter until
+/// that is disproven or the budget ends. Returns the shortest length proven and whether it is
+/// proven to be the shortest there is.
+fn shorten(s: &mut Dfpn, root: &mut Position, mut len: u16) -> (u16, bool) {
+    let mut shortest = len <= 1;
+    // Bounded searches end by themselves and need no repetition rule; without it every
+    // result they reach holds on any path and can be kept.
+    s.set_repetition_detection(false);
+    while !shortest && !s.aborted() {
+        s.reset_path(root);
+        let w = s.prove(root, true, len - 2);
+        if w.is_proven() {
+            len = w.len;
+            shortest = len <= 1;
+        } else if w.is_disproven() {
+            shortest = true;
+        } else {
+            break;
+        }
+    }
+    (len, shortest)
 }
 
 /// Checks a mating line from `pos`: every move legal, every attacker move a check, and the

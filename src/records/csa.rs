@@ -111,17 +111,6 @@ fn square(s: &str) -> Result<Option<Square>, ()> {
     }
 }
 
-/// The full set of pieces, for `00AL` (all remaining pieces to a hand).
-const FULL_SET: [(PieceType, u32); 7] = [
-    (PieceType::Pawn, 18),
-    (PieceType::Lance, 4),
-    (PieceType::Knight, 4),
-    (PieceType::Silver, 4),
-    (PieceType::Gold, 4),
-    (PieceType::Bishop, 2),
-    (PieceType::Rook, 2),
-];
-
 struct Parser {
     setup: Setup,
     /// The side to move once the `+` or `-` line came.
@@ -223,7 +212,7 @@ impl Parser {
             let item = &items[i..i + 4];
             let sq = square(&item[..2]).map_err(|_| CsaErrorKind::BadSquare(item.to_string()))?;
             if &item[2..] == "AL" {
-                self.remaining_to_hand(c);
+                self.setup.give_rest_to(c);
                 continue;
             }
             let pt = piece(&item[2..]).ok_or_else(|| CsaErrorKind::BadPiece(item.to_string()))?;
@@ -234,13 +223,6 @@ impl Parser {
             }
         }
         Ok(())
-    }
-
-    fn remaining_to_hand(&mut self, c: Color) {
-        for (pt, total) in FULL_SET {
-            let placed = self.setup.count_kind(pt);
-            self.setup.hands[c.index()][pt.index()] += total.saturating_sub(placed);
-        }
     }
 
     fn start(&mut self, line: usize) -> Result<(), CsaError> {

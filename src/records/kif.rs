@@ -152,6 +152,26 @@ fn kanji_count(s: &str) -> Option<u32> {
     }
 }
 
+/// A hand line's content.
+#[derive(Clone, Copy)]
+enum HandLine {
+    Pieces([u32; 8]),
+    /// Every piece of the set not on the board or in the other hand: the defender's hand in
+    /// tsume collections (`残りの駒全部`).
+    RestOfSet,
+}
+
+/// How tsume collections write "all the remaining pieces" (Kifu for Windows' words first).
+const REST_OF_SET: [&str; 6] = ["残りの駒全部", "残り駒全部", "残駒全部", "残り全部", "残りすべて", "残り全て"];
+
+/// `角　歩二`, `なし` or `残りの駒全部`.
+fn parse_hand_line(value: &str) -> Option<HandLine> {
+    if REST_OF_SET.contains(&value) {
+        return Some(HandLine::RestOfSet);
+    }
+    parse_hand(value).map(HandLine::Pieces)
+}
+
 /// `角　歩二` or `なし`.
 fn parse_hand(value: &str) -> Option<[u32; 8]> {
     let mut hand = [0u32; 8];
@@ -198,7 +218,7 @@ struct Header {
     handicap: Option<(usize, String)>,
     rows: Vec<[Option<(Color, PieceType)>; 9]>,
     rows_line: usize,
-    hands: [Option<[u32; 8]>; 2],
+    hands: [Option<HandLine>; 2],
     side: Option<Color>,
     black: Option<String>,
     white: Option<String>,
@@ -241,7 +261,7 @@ impl Header {
             "先手" | "下手" => self.black = Some(value.to_string()),
             "後手" | "上手" => self.white = Some(value.to_string()),
             "先手の持駒" | "下手の持駒" | "後手の持駒" | "上手の持駒" => {
-                let hand = parse_hand(value).ok_or_else(|| err(KifErrorKind::BadHand(value.to_string())))?;
+                let hand = parse_hand_line(value).ok_or_else(|| err(KifErrorKind::BadHand(value.to_string())))?;
                 let c = if key.starts_with('先') || key.starts_with('下') { Color::Black } else { Color::White };
                 self.hands[c.index()] = Some(hand);
             }
@@ -265,7 +285,16 @@ impl Header {
                 }
             }
             for c in Color::ALL {
-                setup.hands[c.index()] = self.hands[c.index()].unwrap_or_default();
+                if let Some(HandLine::Pieces(hand)) = self.hands[c.index()] {
+                    setup.hands[c.index()] = hand;
+                }
+            }
+            // The rest of the set once the board and the other hand are known.
+            match self.hands.map(|h| matches!(h, Some(HandLine::RestOfSet))) {
+                [true, true] => return Err(bad("both hands hold the rest of the pieces".to_string())),
+                [true, false] => setup.give_rest_to(Color::Black),
+                [false, true] => setup.give_rest_to(Color::White),
+                [false, false] => {}
             }
             return Position::from_setup(&setup)
                 .map_err(|e| bad(format!("bad start position ({}): {e}", setup.to_sfen())));

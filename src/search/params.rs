@@ -62,6 +62,13 @@ pub const SINGULAR_MARGIN: i32 = 2;
 /// The main search misses long checking sequences with drops at its horizon.
 pub const MATE_PROBE_PLY: u16 = 15;
 pub const OWN_MATE_NODES: u64 = 6000;
+/// A mate found for the side to move is then shortened (as `go mate` does) with up to this
+/// many more nodes, so that `go` reports and plays the shortest mate it can prove.
+pub const OWN_MATE_SHORTEN_NODES: u64 = 60_000;
+/// On a tsume position (a side without a king: a problem, not a game) the probe for the side
+/// to move's mate may look further and longer, since finding the mate is the point.
+pub const TSUME_PROBE_PLY: u16 = 31;
+pub const TSUME_PROBE_NODES: u64 = 300_000;
 pub const REFUTE_MATE_NODES: u64 = 3000;
 pub const REFUTE_MIN_DEPTH: i32 = 3;
 /// The probes' table (MiB).

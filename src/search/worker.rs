@@ -10,7 +10,7 @@ use super::shared::{Shared, ThreadData};
 use super::*;
 use crate::eval::{self, Value};
 use crate::nnue::{AccumulatorStack, Network};
-use crate::shogi::{EnteringKingRule, Move, Position, RepetitionKind};
+use crate::shogi::{Color, EnteringKingRule, Move, Position, RepetitionKind};
 use crate::tt::Bound;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -320,6 +320,9 @@ impl<'a> Worker<'a> {
             // A proven mate needs no deeper search (an infinite or pondering search then
             // waits for its release in `run`).
             if score.abs() >= VALUE_MATE_IN_MAX_PLY && VALUE_MATE - score.abs() <= depth {
+                if score > 0 && multipv == 1 {
+                    self.shorten_found_mate(reporter);
+                }
                 break;
             }
             let hold = self.shared.control.hold.load(Ordering::Relaxed);
@@ -351,11 +354,37 @@ impl<'a> Worker<'a> {
     }
 
     /// A short mate for the side to move found by the probe goes to the front of the root
-    /// moves with its line; true when there is one (the search is then over).
+    /// moves with its line, then is shortened as far as the solver proves within its budget
+    /// (as `go mate` does); true when there is one (the search is then over).
     fn play_own_mate(&mut self, reporter: Option<&dyn Reporter>) -> bool {
+        // On a tsume position (a problem, not a game) finding the mate is the point.
+        let tsume = Color::ALL.into_iter().any(|c| !self.pos.has_king(c));
+        let (nodes, max_ply) =
+            if tsume { (TSUME_PROBE_NODES, TSUME_PROBE_PLY) } else { (OWN_MATE_NODES, MATE_PROBE_PLY) };
         let Some(solver) = self.mate_probe.as_mut() else { return false };
         let stop = &self.shared.control.stop;
-        let Some(line) = solver.probe(&self.pos, OWN_MATE_NODES, MATE_PROBE_PLY, stop) else { return false };
+        let Some(line) = solver.probe(&self.pos, nodes, max_ply, stop) else { return false };
+        let len = line.len();
+        if !self.lead_with_mate(line, reporter) {
+            return false;
+        }
+        self.shorten_mate(len, nodes.max(OWN_MATE_SHORTEN_NODES), reporter);
+        true
+    }
+
+    /// Shortens the mate of `len` plies the probe just proved, within `nodes`: a shorter line
+    /// found leads the root moves instead.
+    fn shorten_mate(&mut self, len: usize, nodes: u64, reporter: Option<&dyn Reporter>) {
+        let Some(solver) = self.mate_probe.as_mut() else { return };
+        let stop = &self.shared.control.stop;
+        if let Some((line, _)) = solver.shorten_probed(&self.pos, len, nodes, stop) {
+            self.lead_with_mate(line, reporter);
+        }
+    }
+
+    /// Puts the root move that starts the mating `line` first, with the line as its PV, reports
+    /// it and makes it the answer. False (nothing changed) when `line` starts with no root move.
+    fn lead_with_mate(&mut self, line: Vec<Move>, reporter: Option<&dyn Reporter>) -> bool {
         let Some(i) = self.root_moves.iter().position(|rm| rm.mv == line[0]) else { return false };
         self.root_moves[..=i].rotate_right(1);
         let len = line.len();
@@ -365,13 +394,31 @@ impl<'a> Worker<'a> {
         rm.bound = None;
         rm.seldepth = len as i32;
         rm.pv = line;
-        self.completed_depth = len as i32;
+        self.completed_depth = self.completed_depth.max(len as i32);
         if let Some(r) = reporter {
             self.report(r, len as i32, 0, 1);
         }
         let control = self.shared.control;
         control.publish(answer_of(&self.root_moves[0], &self.pos, self.shared.tt, self.shared.config.resign_value));
         true
+    }
+
+    /// A mate the tree search found for the side to move, replaced by a shorter one by checks
+    /// where the mate solver proves one (the search stops at the first mate it proves, which
+    /// need not be the shortest).
+    fn shorten_found_mate(&mut self, reporter: Option<&dyn Reporter>) {
+        let len = (VALUE_MATE - self.root_moves[0].score) as usize;
+        if len < 3 {
+            return;
+        }
+        let Some(solver) = self.mate_probe.as_mut() else { return };
+        let stop = &self.shared.control.stop;
+        let shorter = (len - 2).min(MAX_PLY) as u16;
+        let Some(line) = solver.probe(&self.pos, OWN_MATE_SHORTEN_NODES, shorter, stop) else { return };
+        let found = line.len();
+        if found < len && self.lead_with_mate(line, reporter) {
+            self.shorten_mate(found, OWN_MATE_SHORTEN_NODES, reporter);
+        }
     }
 
     /// The opponent's mating line after the root move `m`, if the probe finds one (each root

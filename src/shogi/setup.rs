@@ -83,6 +83,15 @@ impl Setup {
         let on_board = self.board.iter().filter(|pc| !pc.is_empty() && pc.kind().unpromote() == base).count() as u32;
         on_board + self.hands[0][base.index()] + self.hands[1][base.index()]
     }
+
+    /// Gives `c` every piece of one set that is neither on the board nor in a hand (the
+    /// defender's hand of a tsume problem: CSA's `00AL`, KIF's `残りの駒全部`).
+    pub fn give_rest_to(&mut self, c: Color) {
+        for pt in PieceType::HAND {
+            let rest = Hand::set_count(pt).saturating_sub(self.count_kind(pt));
+            self.hands[c.index()][pt.index()] += rest;
+        }
+    }
 }
 
 impl Position {

@@ -191,3 +191,50 @@ fn bad_endings_and_bad_jkf_exit_2_with_a_message() {
         assert!(stderr.starts_with("error: ") && stderr.contains(want), "want '{want}' in {stderr}");
     }
 }
+
+#[test]
+fn tsume_collections_give_the_defender_the_rest_of_the_pieces() {
+    let _cpu = crate::common::shared();
+    // Public kingless problems as tsshogi writes them, with the defender's hand line replaced
+    // by the collections' "the rest of the pieces" (usi-scripts/tsshogi_records.mjs): read,
+    // they are the corpus's positions, as tsshogi read them with the hand in full.
+    let text = std::fs::read_to_string(data("tsshogi_tsume.json")).expect("tsshogi_tsume.json");
+    let v: Value = serde_json::from_str(&text).expect("JSON");
+    let records = v["records"].as_object().expect("records");
+    assert!(records.len() >= 5, "{records:?}");
+    let mut spellings = std::collections::HashSet::new();
+    for (name, f) in records {
+        let bytes = std::fs::read(data(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = records::decode(&bytes).unwrap();
+        let rest = f["rest"].as_str().unwrap();
+        assert!(text.lines().any(|l| l.ends_with(&format!("の持駒：{rest}"))), "{name}: no '{rest}' hand line");
+        spellings.insert(rest.to_string());
+        let (format, game) = read_game(name);
+        assert_eq!(format, Format::Kif, "{name}");
+        assert_eq!(game.start.to_sfen(), f["start_sfen"], "{name}");
+        assert_eq!(game.start.to_sfen(), f["corpus_sfen"], "{name}");
+        assert_eq!(game.moves.len() as u64, f["moves"].as_u64().unwrap(), "{name}");
+        assert_eq!(game.final_position().to_sfen(), f["final_sfen"], "{name}");
+        assert_eq!(game.result.as_deref(), Some("詰み"), "{name}");
+        assert_eq!(game.endings(EnteringKingRule::DEFAULT).last().cloned().flatten(), Some(Verdict::LossCheckmate));
+    }
+    assert!(spellings.len() >= 3, "{spellings:?}");
+    // Both hands cannot hold the rest.
+    let (_, first) = records.iter().next().unwrap();
+    let name = records.keys().next().unwrap();
+    let text = records::decode(&std::fs::read(data(name)).unwrap()).unwrap();
+    let rest = first["rest"].as_str().unwrap();
+    let both: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("先手の持駒：") || l.starts_with("後手の持駒：") {
+                format!("{}：{rest}", &l[..l.find('：').unwrap()])
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let err = records::parse(&both, None).err().expect("an error").to_string();
+    assert!(err.contains("both hands"), "{err}");
+}

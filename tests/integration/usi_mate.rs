@@ -204,3 +204,51 @@ fn go_mate_nodes_is_a_node_limit() {
         .expect("an info line with nodes");
     assert!(nodes <= 2000 + 2000, "{nodes} nodes for a budget of 2000");
 }
+
+/// The last `score mate N` of a search's info lines with its PV, if the score is a mate for
+/// the side to move.
+fn last_mate(lines: &[String]) -> Option<(usize, Vec<String>)> {
+    let line = lines.iter().rev().find(|l| l.contains(" score "))?;
+    let words: Vec<&str> = line.split(' ').collect();
+    let at = words.iter().position(|&w| w == "score")?;
+    if words.get(at + 1) != Some(&"mate") {
+        return None;
+    }
+    let n: i64 = words.get(at + 2)?.parse().ok()?;
+    let pv = words.iter().position(|&w| w == "pv")?;
+    (n > 0).then(|| (n as usize, words[pv + 1..].iter().map(|w| w.to_string()).collect()))
+}
+
+#[test]
+fn go_on_a_tsume_position_reports_the_shortest_mate_as_go_mate_does() {
+    let _cpu = crate::common::shared();
+    // Every third mate problem of the public kingless corpus (YaneuraOu's mate lengths as
+    // the independent bound), searched with `go` and with `go mate` by the same engine.
+    let problems: Vec<serde_json::Value> = common::load_jsonl("kingless_mates_public.jsonl")
+        .into_iter()
+        .filter(|p| p["yo_answer"] == "mate")
+        .step_by(3)
+        .collect();
+    assert!(problems.len() > 100, "{} problems", problems.len());
+    let mut e = Engine::start();
+    e.handshake();
+    let mut reported = 0;
+    for p in &problems {
+        let sfen = p["sfen"].as_str().unwrap();
+        e.send("usinewgame");
+        e.send(&format!("position sfen {sfen}"));
+        e.send("go nodes 100000");
+        let lines = e.until("bestmove", T);
+        e.send("go mate 10000");
+        let answer = e.until("checkmate", T).pop().unwrap();
+        let Some((n, pv)) = last_mate(&lines) else { continue };
+        reported += 1;
+        let shortest = checked_line(sfen, &answer).len();
+        assert_eq!(n, shortest, "{sfen}: go reports mate {n}, go mate {answer}");
+        assert_eq!(checked_line(sfen, &format!("checkmate {}", pv.join(" "))).len(), n, "{sfen}: pv {pv:?}");
+        assert!(n as u64 <= p["yo_length"].as_u64().unwrap(), "{sfen}: mate {n}, YaneuraOu's {}", p["yo_length"]);
+        assert_eq!(common::bestmove_of(lines.last().unwrap()).as_deref(), Some(pv[0].as_str()), "{sfen}");
+    }
+    // A few long problems may take more than the node budget; nearly all are found.
+    assert!(reported * 100 >= problems.len() * 95, "{reported} of {} reported a mate", problems.len());
+}
