@@ -281,41 +281,26 @@ const RULE_NAMES: [&str; EnteringKingRule::ALL.len()] = {
     names
 };
 
-pub const HASH: OptionDef = OptionDef {
-    name: "USI_Hash",
-    kind: OptionKind::Spin {
-        default: 256,
-        min: 1,
-        max: crate::tt::TranspositionTable::MAX_MIB as i64,
-        set: |o, v| o.hash_mib = v as usize,
-    },
-};
-pub const PONDER: OptionDef =
-    OptionDef { name: "USI_Ponder", kind: OptionKind::Check { default: false, set: |o, v| o.ponder = v } };
-pub const THREADS: OptionDef = OptionDef {
-    name: "Threads",
-    kind: OptionKind::Spin { default: 1, min: 1, max: MAX_THREADS, set: |o, v| o.threads = v as usize },
-};
-pub const MULTIPV: OptionDef = OptionDef {
-    name: "MultiPV",
-    kind: OptionKind::Spin { default: 1, min: 1, max: 600, set: |o, v| o.multipv = v as usize },
-};
-pub const NETWORK_DELAY: OptionDef = OptionDef {
-    name: "NetworkDelay",
-    kind: OptionKind::Spin { default: 40, min: 0, max: 10_000, set: |o, v| o.network_delay = v as u64 },
-};
-pub const MINIMUM_THINKING_TIME: OptionDef = OptionDef {
-    name: "MinimumThinkingTime",
-    kind: OptionKind::Spin { default: 20, min: 0, max: 60_000, set: |o, v| o.minimum_thinking_time = v as u64 },
-};
-pub const RESIGN_VALUE: OptionDef = OptionDef {
-    name: "ResignValue",
-    kind: OptionKind::Spin { default: 10_000, min: 0, max: 99_999, set: |o, v| o.resign_value = v as i32 },
-};
-pub const DRAW_VALUE: OptionDef = OptionDef {
-    name: "DrawValue",
-    kind: OptionKind::Spin { default: 0, min: -30_000, max: 30_000, set: |o, v| o.draw_value = v as i32 },
-};
+/// A spin option: an integer in `min..=max`.
+const fn spin(name: &'static str, default: i64, min: i64, max: i64, set: fn(&mut EngineOptions, i64)) -> OptionDef {
+    OptionDef { name, kind: OptionKind::Spin { default, min, max, set } }
+}
+
+/// A check option: true or false.
+const fn check(name: &'static str, default: bool, set: fn(&mut EngineOptions, bool)) -> OptionDef {
+    OptionDef { name, kind: OptionKind::Check { default, set } }
+}
+
+pub const HASH: OptionDef =
+    spin("USI_Hash", 256, 1, crate::tt::TranspositionTable::MAX_MIB as i64, |o, v| o.hash_mib = v as usize);
+pub const PONDER: OptionDef = check("USI_Ponder", false, |o, v| o.ponder = v);
+pub const THREADS: OptionDef = spin("Threads", 1, 1, MAX_THREADS, |o, v| o.threads = v as usize);
+pub const MULTIPV: OptionDef = spin("MultiPV", 1, 1, 600, |o, v| o.multipv = v as usize);
+pub const NETWORK_DELAY: OptionDef = spin("NetworkDelay", 40, 0, 10_000, |o, v| o.network_delay = v as u64);
+pub const MINIMUM_THINKING_TIME: OptionDef =
+    spin("MinimumThinkingTime", 20, 0, 60_000, |o, v| o.minimum_thinking_time = v as u64);
+pub const RESIGN_VALUE: OptionDef = spin("ResignValue", 10_000, 0, 99_999, |o, v| o.resign_value = v as i32);
+pub const DRAW_VALUE: OptionDef = spin("DrawValue", 0, -30_000, 30_000, |o, v| o.draw_value = v as i32);
 pub const ENTERING_KING_RULE: OptionDef = OptionDef {
     name: "EnteringKingRule",
     kind: OptionKind::Combo {
@@ -324,48 +309,29 @@ pub const ENTERING_KING_RULE: OptionDef = OptionDef {
         set: |o, i| o.entering_king_rule = EnteringKingRule::ALL[i],
     },
 };
-pub const MAX_MOVES_TO_DRAW: OptionDef = OptionDef {
-    name: "MaxMovesToDraw",
-    kind: OptionKind::Spin { default: 0, min: 0, max: 100_000, set: |o, v| o.max_moves_to_draw = v as u32 },
-};
-pub const NODES_LIMIT: OptionDef = OptionDef {
-    name: "NodesLimit",
-    kind: OptionKind::Spin { default: 0, min: 0, max: 1_000_000_000_000, set: |o, v| o.nodes_limit = v as u64 },
-};
+pub const MAX_MOVES_TO_DRAW: OptionDef = spin("MaxMovesToDraw", 0, 0, 100_000, |o, v| o.max_moves_to_draw = v as u32);
+pub const NODES_LIMIT: OptionDef = spin("NodesLimit", 0, 0, 1_000_000_000_000, |o, v| o.nodes_limit = v as u64);
 
-pub const OWN_BOOK: OptionDef =
-    OptionDef { name: "USI_OwnBook", kind: OptionKind::Check { default: true, set: |o, v| o.own_book = v } };
+pub const OWN_BOOK: OptionDef = check("USI_OwnBook", true, |o, v| o.own_book = v);
 pub const BOOK_FILE: OptionDef = OptionDef {
     name: "BookFile",
     kind: OptionKind::Text { default: NO_BOOK, filename: true, set: |o, v| o.book_file = v.to_string() },
 };
-pub const BOOK_MOVES: OptionDef = OptionDef {
-    name: "BookMoves",
-    kind: OptionKind::Spin { default: 16, min: 0, max: 10_000, set: |o, v| o.book_moves = v as u32 },
-};
-pub const BOOK_EVAL_DIFF: OptionDef = OptionDef {
-    name: "BookEvalDiff",
-    kind: OptionKind::Spin { default: 30, min: 0, max: 99_999, set: |o, v| o.book_eval_diff = v as i32 },
-};
-pub const IGNORE_BOOK_PLY: OptionDef =
-    OptionDef { name: "IgnoreBookPly", kind: OptionKind::Check { default: false, set: |o, v| o.ignore_book_ply = v } };
+pub const BOOK_MOVES: OptionDef = spin("BookMoves", 16, 0, 10_000, |o, v| o.book_moves = v as u32);
+pub const BOOK_EVAL_DIFF: OptionDef = spin("BookEvalDiff", 30, 0, 99_999, |o, v| o.book_eval_diff = v as i32);
+pub const IGNORE_BOOK_PLY: OptionDef = check("IgnoreBookPly", false, |o, v| o.ignore_book_ply = v);
 
 /// Whether, without `EvalDir`, the engine evaluates with its built-in network by default. Off:
 /// that network, trained on half a million positions, loses to the linear evaluation
 /// (docs/training.md); the default changes when a network wins the match.
 pub const BUILT_IN_NETWORK_DEFAULT: bool = false;
-pub const BUILT_IN_NETWORK: OptionDef = OptionDef {
-    name: "BuiltInNetwork",
-    kind: OptionKind::Check { default: BUILT_IN_NETWORK_DEFAULT, set: |o, v| o.built_in_network = v },
-};
+pub const BUILT_IN_NETWORK: OptionDef =
+    check("BuiltInNetwork", BUILT_IN_NETWORK_DEFAULT, |o, v| o.built_in_network = v);
 pub const EVAL_DIR: OptionDef = OptionDef {
     name: "EvalDir",
     kind: OptionKind::Text { default: "", filename: false, set: |o, v| o.eval_dir = v.to_string() },
 };
-pub const FV_SCALE: OptionDef = OptionDef {
-    name: "FV_SCALE",
-    kind: OptionKind::Spin { default: 16, min: 1, max: 128, set: |o, v| o.fv_scale = v as i32 },
-};
+pub const FV_SCALE: OptionDef = spin("FV_SCALE", 16, 1, 128, |o, v| o.fv_scale = v as i32);
 
 /// Every option, in the order of the `usi` answer. (The ranges make every `as` above lossless.)
 pub const OPTIONS: &[OptionDef] = &[

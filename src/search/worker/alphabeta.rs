@@ -62,13 +62,7 @@ impl Worker<'_> {
             && excluded.is_none()
             && let Some(h) = tt_hit
             && h.depth >= depth
-            && tt_value != VALUE_NONE
-            && match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => tt_value >= beta,
-                Bound::Upper => tt_value <= alpha,
-                Bound::EvalOnly => false,
-            }
+            && cuts_off(h.bound, tt_value, alpha, beta)
         {
             return tt_value;
         }
@@ -432,13 +426,7 @@ impl Worker<'_> {
         let tt_value = tt_hit.map_or(VALUE_NONE, |h| value_from_tt(h.value, ply));
         if !PV
             && let Some(h) = tt_hit
-            && tt_value != VALUE_NONE
-            && match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => tt_value >= beta,
-                Bound::Upper => tt_value <= alpha,
-                Bound::EvalOnly => false,
-            }
+            && cuts_off(h.bound, tt_value, alpha, beta)
         {
             return tt_value;
         }
@@ -531,6 +519,18 @@ impl Worker<'_> {
         let eval = if r.raw_eval == VALUE_NONE { 0 } else { r.raw_eval };
         self.shared.tt.store(r.key, r.best_move, value_to_tt(r.best_value, ply), eval, depth, bound, is_pv);
     }
+}
+
+/// Whether a table entry's value, with its bound, settles a node searched with the window
+/// `alpha..beta` (a value of VALUE_NONE, an evaluation only, settles nothing).
+fn cuts_off(bound: Bound, value: Value, alpha: Value, beta: Value) -> bool {
+    value != VALUE_NONE
+        && match bound {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+            Bound::EvalOnly => false,
+        }
 }
 
 /// What a finished node stores in the table.
