@@ -82,8 +82,8 @@ def main():
     ap.add_argument("--opponent", default="/usr/games/fairy-stockfish")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--byoyomi", type=int, default=200, help="ms per move")
-    ap.add_argument("--hash", type=int, default=64, help="MiB for each engine")
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--hash", type=int, default=64, help="MiB for each engine (USI_Hash, or Hash)")
+    ap.add_argument("--threads", type=int, default=1, help="Threads of each engine")
     ap.add_argument("--openings", default=os.path.join(root, "tests", "data", "openings_public.txt"))
     ap.add_argument("--seed", type=int, default=1, help="opening shuffle seed")
     ap.add_argument("--draw", type=int, default=320, help="ply count adjudicated as a draw")
@@ -167,6 +167,9 @@ def main():
     if openings != args.openings:
         print(f"part {args.part} of a {args.games}-game run (openings: {openings})")
     print(f"hayate vs {os.path.basename(args.opponent)}: byoyomi {args.byoyomi} ms, {w + l + d} games")
+    hash_of = lambda o: o.get("USI_Hash", o.get("Hash"))  # Fairy-Stockfish names it Hash
+    print(f"threads and hash: hayate {opts1['Threads']}, {hash_of(opts1)} MiB; "
+          f"{os.path.basename(args.opponent)} {opts2['Threads']}, {hash_of(opts2)} MiB")
     print(f"W/L/D: {w}/{l}/{d}  score {100 * (w + d / 2) / max(1, w + l + d):.1f}%")
     print(f"Elo: {elo:+.1f} +/- {err:.1f} (95%)")
     for name in moves:

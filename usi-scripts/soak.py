@@ -214,7 +214,7 @@ def run_series(name, spec, args, stats, log):
     if spec["opponent"] == "hayate":
         engines.append(Engine("hayate2", [args.engine], dict(hayate_opts), log))
     else:
-        fsf_opts = {"Hash": args.hash, "Threads": 1, "Move Overhead": 40}
+        fsf_opts = {"Hash": args.hash, "Threads": args.threads, "Move Overhead": 40}
         engines.append(Engine("fsf", [args.opponent], fsf_opts, log))
     openings = load_openings(args.openings)
     rng = random.Random(args.seed)
@@ -352,7 +352,7 @@ def main():
     ap.add_argument("--series", default=",".join(SERIES), help="comma-separated: " + ", ".join(SERIES))
     ap.add_argument("--games", type=int, default=10, help="games per series")
     ap.add_argument("--hash", type=int, default=64, help="MiB for each engine")
-    ap.add_argument("--threads", type=int, default=1, help="hayate's Threads")
+    ap.add_argument("--threads", type=int, default=1, help="Threads of every engine")
     ap.add_argument("--network-delay", type=int, help="hayate's NetworkDelay (default: its own)")
     ap.add_argument("--ponder", action="store_true", help="hayate ponders")
     ap.add_argument("--openings", default=os.path.join(ROOT, "tests", "data", "openings_public.txt"))
@@ -381,7 +381,8 @@ def main():
     if log:
         log.close()
 
-    print(f"soak: {args.games} games per series, {time.time() - started:.0f} s")
+    print(f"soak: {args.games} games per series, {time.time() - started:.0f} s; every engine: "
+          f"{args.threads} threads, {args.hash} MiB")
     bad = 0
     summary = {"games_per_series": args.games, "series": {}}
     for name in stats:

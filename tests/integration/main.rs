@@ -3,6 +3,7 @@
 //! is one area (its own doc says what it checks); `common` drives the release binary over USI.
 
 mod analyze;
+mod architecture;
 mod book;
 mod common;
 mod endings;
