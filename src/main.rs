@@ -41,6 +41,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A tuning build takes its search constants from the environment (src/search/params.rs).
+    #[cfg(feature = "tune")]
+    if let Ok(spec) = std::env::var("HAYATE_TUNE")
+        && let Err(e) = hayate::search::params::set_tunables(&spec)
+    {
+        eprintln!("error: HAYATE_TUNE: {e}");
+        return ExitCode::from(2);
+    }
     let result: Result<(), CliError> = match Cli::parse().command {
         None => {
             hayate::usi::run(std::io::BufReader::new(std::io::stdin()), hayate::usi::Output::stdout());

@@ -1,59 +1,125 @@
 //! Every tunable search constant in one place.
+//!
+//! The pruning, reduction and ordering constants are functions (`rfp_margin()`): constants in
+//! a normal build; with `--features tune` each reads a value that the environment variable
+//! `HAYATE_TUNE` (`name=value,...`, the functions' names in any case) sets at start-up, so that
+//! one binary can play every candidate of a tuning run. The defaults are the normal build's
+//! values.
 
-/// Depth below which reverse futility pruning (static null move) applies.
-pub const RFP_DEPTH: i32 = 8;
-/// Reverse futility margin per ply of depth.
-pub const RFP_MARGIN: i32 = 110;
+/// Declares the tunable constants: a function per constant, and the table `TUNABLES`.
+macro_rules! tunables {
+    ($($(#[$doc:meta])* $name:ident = $default:expr;)*) => {
+        $(
+            $(#[$doc])*
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                #[cfg(feature = "tune")]
+                {
+                    tuned::$name.load(std::sync::atomic::Ordering::Relaxed)
+                }
+                #[cfg(not(feature = "tune"))]
+                {
+                    $default
+                }
+            }
+        )*
 
-/// Null move: minimum depth, base reduction, and depth divisor for the extra reduction.
-pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_BASE_R: i32 = 3;
-pub const NMP_DEPTH_DIV: i32 = 3;
-/// Eval margin above beta that adds one more ply of null-move reduction per this many cp.
-pub const NMP_EVAL_DIV: i32 = 200;
+        /// Every tunable: its name (the function's) and its default.
+        pub const TUNABLES: &[(&str, i32)] = &[$((stringify!($name), $default)),*];
 
-/// Futility pruning of quiet moves: depth limit, base and per-depth margins.
-pub const FUTILITY_DEPTH: i32 = 8;
-pub const FUTILITY_BASE: i32 = 120;
-pub const FUTILITY_PER_DEPTH: i32 = 130;
+        #[cfg(feature = "tune")]
+        #[allow(non_upper_case_globals)]
+        mod tuned {
+            use std::sync::atomic::AtomicI32;
+            $(pub static $name: AtomicI32 = AtomicI32::new($default);)*
 
-/// Late move pruning: quiets after `LMP_BASE + depth * depth * LMP_SCALE / 2` (improving: x2)
-/// are skipped at shallow depth.
-pub const LMP_DEPTH: i32 = 8;
-pub const LMP_BASE: i32 = 3;
-pub const LMP_SCALE: i32 = 1;
+            /// The value of the tunable named `name` (any case).
+            pub fn find(name: &str) -> Option<&'static AtomicI32> {
+                $(if name.eq_ignore_ascii_case(stringify!($name)) {
+                    return Some(&$name);
+                })*
+                None
+            }
+        }
+    };
+}
 
-/// SEE pruning thresholds per ply of depth (quiet, capture).
-pub const SEE_QUIET_MARGIN: i32 = -70;
-pub const SEE_CAPTURE_MARGIN: i32 = -100;
-pub const SEE_PRUNE_DEPTH: i32 = 8;
+tunables! {
+    /// Depth below which reverse futility pruning (static null move) applies.
+    rfp_depth = 8;
+    /// Reverse futility margin per ply of depth.
+    rfp_margin = 110;
+    /// Null move: minimum depth, base reduction, and depth divisor for the extra reduction.
+    nmp_min_depth = 3;
+    nmp_base_r = 3;
+    nmp_depth_div = 3;
+    /// Eval margin above beta that adds one more ply of null-move reduction per this many cp.
+    nmp_eval_div = 200;
+    /// Futility pruning of quiet moves: depth limit, base and per-depth margins.
+    futility_depth = 8;
+    futility_base = 120;
+    futility_per_depth = 130;
+    /// Late move pruning: quiets after `LMP_BASE + depth * depth * LMP_SCALE / 2` (improving:
+    /// x2) are skipped at shallow depth.
+    lmp_depth = 8;
+    lmp_base = 3;
+    lmp_scale = 1;
+    /// SEE pruning thresholds per ply of depth (quiet, capture), below this depth.
+    see_quiet_margin = -70;
+    see_capture_margin = -100;
+    see_prune_depth = 8;
+    /// Late move reductions: `(LMR_BASE + ln(depth) ln(move_count) * 100 / LMR_DIV) / 100`
+    /// plies (both in hundredths).
+    lmr_base = 40;
+    lmr_div = 230;
+    /// History score that is worth one ply of reduction less.
+    lmr_history_div = 8000;
+    /// Extra reduction (plies) of late moves at cut nodes, and where the evaluation is not
+    /// improving.
+    lmr_cut_node = 1;
+    lmr_not_improving = 1;
+    /// Futility pruning of quiet moves judges the depth left after the late move reduction
+    /// the move would get (1) instead of the node's depth (0).
+    futility_lmr_depth = 0;
+    /// Aspiration window: starting half-width, and the depth from which windows are used.
+    aspiration_delta = 30;
+    aspiration_min_depth = 5;
+    /// Quiescence: delta pruning margin over the captured piece's value.
+    qs_delta_margin = 200;
+    /// History update bonus: `min(HISTORY_BONUS_MUL * depth * depth, HISTORY_BONUS_MAX)`.
+    history_bonus_mul = 16;
+    history_bonus_max = 1600;
+    /// Internal iterative reduction: depth from which a node without a TT move is searched
+    /// one ply shallower.
+    iir_depth = 5;
+    /// Singular extension: minimum depth and margin per ply.
+    singular_depth = 7;
+    singular_margin = 2;
+}
 
-/// Late move reductions: `ln(depth) * ln(move_count) / LMR_DIV + LMR_BASE`.
-pub const LMR_BASE: f64 = 0.4;
-pub const LMR_DIV: f64 = 2.3;
-/// History score that is worth one ply of reduction less.
-pub const LMR_HISTORY_DIV: i32 = 8000;
+/// Sets the tunables named in `spec` (`name=value,...`, as `HAYATE_TUNE` holds it). Returns
+/// the names that were set, or what is wrong. Without the `tune` feature nothing can be set.
+pub fn set_tunables(spec: &str) -> Result<Vec<String>, String> {
+    let mut items = Vec::new();
+    for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let (name, value) = item.split_once('=').ok_or_else(|| format!("'{item}' is not name=value"))?;
+        let value: i32 = value.trim().parse().map_err(|_| format!("'{item}': not an integer"))?;
+        items.push((name.trim().to_ascii_lowercase(), value));
+    }
+    #[cfg(not(feature = "tune"))]
+    if let Some((name, _)) = items.first() {
+        return Err(format!("'{name}': this build has no tunables (build with --features tune)"));
+    }
+    #[cfg(feature = "tune")]
+    for (name, value) in &items {
+        let slot = tuned::find(name).ok_or_else(|| format!("no tunable named '{name}'"))?;
+        slot.store(*value, std::sync::atomic::Ordering::Relaxed);
+    }
+    Ok(items.into_iter().map(|(name, _)| name).collect())
+}
 
-/// Aspiration window: starting half-width and growth factor (percent).
-pub const ASPIRATION_DELTA: i32 = 30;
-pub const ASPIRATION_MIN_DEPTH: i32 = 5;
-
-/// Quiescence: delta pruning margin over the captured piece's value.
-pub const QS_DELTA_MARGIN: i32 = 200;
-
-/// History update bonus: `min(HISTORY_BONUS_MUL * depth * depth, HISTORY_BONUS_MAX)`.
-pub const HISTORY_BONUS_MUL: i32 = 16;
-pub const HISTORY_BONUS_MAX: i32 = 1600;
 /// History values stay within +-HISTORY_MAX (gravity).
 pub const HISTORY_MAX: i32 = 16384;
-
-/// Internal iterative reduction: depth from which a node without a TT move is searched one ply
-/// shallower.
-pub const IIR_DEPTH: i32 = 5;
-
-/// Singular extension: minimum depth and margin per ply.
-pub const SINGULAR_DEPTH: i32 = 7;
-pub const SINGULAR_MARGIN: i32 = 2;
 
 /// Mate probes at the root (main thread, single-PV searches): a df-pn search for a short
 /// checkmate (at most `MATE_PROBE_PLY` plies). Before the first iteration for the side to
@@ -80,3 +146,32 @@ pub const MATE_PROBE_MIB: usize = 1;
 pub const CORRECTION_LIMIT: i32 = 1024;
 pub const CORRECTION_MAX_BONUS: i32 = 256;
 pub const CORRECTION_GRAIN: i32 = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tunables_are_named_once_and_their_spec_is_checked() {
+        let mut names: Vec<&str> = TUNABLES.iter().map(|t| t.0).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), TUNABLES.len());
+        assert!(TUNABLES.contains(&("rfp_margin", rfp_margin())));
+        assert_eq!(set_tunables(" , "), Ok(Vec::new()));
+        assert!(set_tunables("rfp_margin").is_err());
+        assert!(set_tunables("rfp_margin=ten").is_err());
+        #[cfg(not(feature = "tune"))]
+        {
+            assert!(set_tunables("RFP_MARGIN=111").is_err());
+            assert_eq!(rfp_margin(), 110);
+        }
+        #[cfg(feature = "tune")]
+        {
+            assert!(set_tunables("no_such_constant=1").is_err());
+            assert_eq!(set_tunables("SINGULAR_MARGIN=3"), Ok(vec!["singular_margin".to_string()]));
+            assert_eq!(singular_margin(), 3);
+            set_tunables("singular_margin=2").unwrap();
+        }
+    }
+}

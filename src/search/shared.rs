@@ -12,7 +12,7 @@ pub(super) struct Shared<'a> {
     pub(super) tt: &'a crate::tt::TranspositionTable,
     pub(super) control: &'a Control,
     /// Nodes searched, one counter per thread (each written by its own thread only).
-    pub(super) nodes: Vec<AtomicU64>,
+    pub(super) nodes: Vec<NodeCounter>,
     pub(super) limits: Limits,
     pub(super) config: SearchConfig,
     /// Keys of positions played before the root, mapped to their latest index in the history.
@@ -21,9 +21,15 @@ pub(super) struct Shared<'a> {
 
 impl Shared<'_> {
     pub(super) fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+        self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
     }
 }
+
+/// A node counter on a cache line of its own: every thread writes its own counter at every
+/// node, and counters sharing a line would make the cores pass that line back and forth.
+#[derive(Default)]
+#[repr(align(64))]
+pub(super) struct NodeCounter(pub(super) AtomicU64);
 
 /// Data a search thread keeps from one search to the next.
 #[derive(Default)]

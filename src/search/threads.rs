@@ -3,14 +3,14 @@
 
 use super::params::*;
 use super::root::{answer_of, root_move_list};
-use super::shared::{KeyMap, Shared, ThreadData};
+use super::shared::{KeyMap, NodeCounter, Shared, ThreadData};
 use super::worker::Worker;
 use super::*;
 use crate::eval::Value;
 use crate::shogi::{EnteringKingRule, Position};
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Gives the bestmove through `reporter` unless `stop_and_take_answer` gave one already;
@@ -32,7 +32,9 @@ fn reduction_table() -> [[i32; 64]; 64] {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIV) as i32;
+            // In hundredths: 40 / 100.0 is the double nearest 0.4, as the literal was.
+            let (base, div) = (lmr_base() as f64 / 100.0, lmr_div() as f64 / 100.0);
+            *r = (base + (d as f64).ln() * (m as f64).ln() / div) as i32;
         }
     }
     t
@@ -106,7 +108,7 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
     let shared = Shared {
         tt: &tt,
         control: &control,
-        nodes: (0..nthreads).map(|_| AtomicU64::new(0)).collect(),
+        nodes: (0..nthreads).map(|_| NodeCounter::default()).collect(),
         limits: limits.clone(),
         config: config.clone(),
         game_keys,

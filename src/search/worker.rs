@@ -214,7 +214,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
-        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        self.shared.nodes[self.id].0.store(self.nodes, Ordering::Relaxed);
         if self.is_main() {
             self.check_limits();
         }
@@ -253,8 +253,8 @@ impl<'a> Worker<'a> {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = ASPIRATION_DELTA;
-                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < VALUE_MATE_IN_MAX_PLY {
+                let mut delta = aspiration_delta();
+                let (mut alpha, mut beta) = if depth >= aspiration_min_depth() && prev.abs() < VALUE_MATE_IN_MAX_PLY {
                     ((prev - delta).max(-VALUE_INF), (prev + delta).min(VALUE_INF))
                 } else {
                     (-VALUE_INF, VALUE_INF)

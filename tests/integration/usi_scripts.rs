@@ -101,7 +101,7 @@ fn scripts_searching_positions_end_with_a_legal_move() {
 /// test) and the start of the last line it prints when it ran to the end (and, for the match
 /// and soak runners, found nothing wrong). They need `python3` with `cshogi`
 /// (`pip install cshogi`; `.ci/run` installs it).
-const PYTHON_TOOLS: [(&str, &[&str], &str); 7] = [
+const PYTHON_TOOLS: [(&str, &[&str], &str); 9] = [
     ("latency.py", &["--engine", "ENGINE", "--runs", "1"], "quit "),
     (
         "nps.py",
@@ -151,6 +151,39 @@ const PYTHON_TOOLS: [(&str, &[&str], &str); 7] = [
         "surprise_losses.py",
         &["--engine", "ENGINE", "tests/data/scripts/surprise_loss.csa"],
         "  of those, a checkmate for the opponent after that move (30 ms search): 1",
+    ),
+    // One pair of games of a normal build (which ignores the constants it is given).
+    (
+        "spsa.py",
+        &[
+            "--engine",
+            "ENGINE",
+            "--param",
+            "rfp_margin:110:10",
+            "--iterations",
+            "1",
+            "--nodes",
+            "300",
+            "--workers",
+            "1",
+            "--log",
+            "OUT_DIR/spsa.log",
+        ],
+        "theta rfp_margin=",
+    ),
+    (
+        "threads.py",
+        &[
+            "--engine",
+            "ENGINE",
+            "--threads",
+            "1,2",
+            "--movetime",
+            "100",
+            "--positions",
+            "tests/data/scripts/nps_positions.txt",
+        ],
+        "threads 2: depth ",
     ),
     (
         "soak.py",

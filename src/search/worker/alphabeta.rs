@@ -111,20 +111,20 @@ impl Worker<'_> {
 
         if !PV && !in_check && excluded.is_none() {
             // Reverse futility pruning.
-            if depth < RFP_DEPTH
-                && eval_est - RFP_MARGIN * (depth - improving as i32) >= beta
+            if depth < rfp_depth()
+                && eval_est - rfp_margin() * (depth - improving as i32) >= beta
                 && eval_est < VALUE_MATE_IN_MAX_PLY
             {
                 return eval_est;
             }
             // Null move pruning.
-            if depth >= NMP_MIN_DEPTH
+            if depth >= nmp_min_depth()
                 && eval_est >= beta
                 && static_eval >= beta
                 && !self.stack[ply].null_moved
                 && beta > -VALUE_MATE_IN_MAX_PLY
             {
-                let r = NMP_BASE_R + depth / NMP_DEPTH_DIV + ((eval_est - beta) / NMP_EVAL_DIV).min(3);
+                let r = nmp_base_r() + depth / nmp_depth_div() + ((eval_est - beta) / nmp_eval_div()).min(3);
                 self.stack[ply].current = None;
                 self.stack[ply].current_piece_to = None;
                 self.stack[ply].current_kind_to = None;
@@ -144,7 +144,7 @@ impl Worker<'_> {
 
         // Internal iterative reduction: no TT move means this node was not searched before.
         let mut depth = depth;
-        if !root && tt_move.is_none() && depth >= IIR_DEPTH && (PV || cut_node) {
+        if !root && tt_move.is_none() && depth >= iir_depth() && (PV || cut_node) {
             depth -= 1;
         }
 
@@ -168,9 +168,9 @@ impl Worker<'_> {
         // Late move pruning (below) drops every quiet move that does not give check once
         // `move_count` passes this limit and some move has a score; the picker then stops
         // producing them, and does not generate them at all if it has not yet.
-        let lmp_limit = (LMP_BASE + depth * depth * LMP_SCALE) * if improving { 2 } else { 1 } / 2 + 1;
+        let lmp_limit = (lmp_base() + depth * depth * lmp_scale()) * if improving { 2 } else { 1 } / 2 + 1;
         loop {
-            if !root && depth < LMP_DEPTH && best_value > -VALUE_MATE_IN_MAX_PLY && move_count as i32 >= lmp_limit {
+            if !root && depth < lmp_depth() && best_value > -VALUE_MATE_IN_MAX_PLY && move_count as i32 >= lmp_limit {
                 picker.skip_quiets(&check_info);
             }
             let m = if root {
@@ -204,20 +204,27 @@ impl Worker<'_> {
             // ----- shallow pruning -----
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY {
                 if !tactical && !gives_check {
-                    if depth < LMP_DEPTH && move_count as i32 > lmp_limit {
+                    if depth < lmp_depth() && move_count as i32 > lmp_limit {
                         continue;
                     }
+                    // The depth the move would be searched to after its reduction.
+                    let futility_depth_of_move = if futility_lmr_depth() != 0 {
+                        (depth - 1 - self.reductions[(depth as usize).min(63)][move_count.min(63)]).max(0)
+                    } else {
+                        depth
+                    };
                     if !in_check
-                        && depth < FUTILITY_DEPTH
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                        && futility_depth_of_move < futility_depth()
+                        && static_eval + futility_base() + futility_per_depth() * futility_depth_of_move <= alpha
                         && hist_score < 4000
                     {
                         continue;
                     }
-                    if depth < SEE_PRUNE_DEPTH && !see_ge(&self.pos, m, SEE_QUIET_MARGIN * depth) {
+                    if depth < see_prune_depth() && !see_ge(&self.pos, m, see_quiet_margin() * depth) {
                         continue;
                     }
-                } else if depth < SEE_PRUNE_DEPTH && !in_check && !see_ge(&self.pos, m, SEE_CAPTURE_MARGIN * depth) {
+                } else if depth < see_prune_depth() && !in_check && !see_ge(&self.pos, m, see_capture_margin() * depth)
+                {
                     continue;
                 }
             }
@@ -225,7 +232,7 @@ impl Worker<'_> {
             // ----- extensions -----
             let mut extension = 0;
             if !root
-                && depth >= SINGULAR_DEPTH
+                && depth >= singular_depth()
                 && Some(m) == tt_move
                 && excluded.is_none()
                 && let Some(h) = tt_hit
@@ -233,7 +240,7 @@ impl Worker<'_> {
                 && h.depth >= depth - 3
                 && tt_value.abs() < VALUE_MATE_IN_MAX_PLY
             {
-                let singular_beta = tt_value - SINGULAR_MARGIN * depth;
+                let singular_beta = tt_value - singular_margin() * depth;
                 self.stack[ply].excluded = Some(m);
                 let v = self.search::<false>(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
                 self.stack[ply].excluded = None;
@@ -267,18 +274,18 @@ impl Worker<'_> {
                 if depth >= 3 && move_count > 1 + root as usize && (!tactical || cut_node) {
                     r = self.reductions[(depth as usize).min(63)][move_count.min(63)];
                     if cut_node {
-                        r += 1;
+                        r += lmr_cut_node();
                     }
                     if tt_pv {
                         r -= 1;
                     }
                     if !improving {
-                        r += 1;
+                        r += lmr_not_improving();
                     }
                     if gives_check || in_check {
                         r -= 1;
                     }
-                    r -= hist_score / LMR_HISTORY_DIV;
+                    r -= hist_score / lmr_history_div();
                     r = r.min(new_depth - 1).max(0);
                 }
                 value = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -363,7 +370,7 @@ impl Worker<'_> {
         if let Some(bm) = best_move
             && best_value >= beta
         {
-            let bonus = (HISTORY_BONUS_MUL * depth * depth).min(HISTORY_BONUS_MAX);
+            let bonus = (history_bonus_mul() * depth * depth).min(history_bonus_max());
             let hist = &mut self.data.history;
             if !is_tactical(&self.pos, bm) {
                 let fr = &mut self.stack[ply];
@@ -463,7 +470,7 @@ impl Worker<'_> {
                 // Delta pruning and losing captures.
                 let victim = self.pos.piece_on(m.to());
                 let gain = if victim.is_empty() { 0 } else { eval::capture_value(victim.kind()) };
-                if !m.is_promotion() && static_eval + gain + QS_DELTA_MARGIN <= alpha {
+                if !m.is_promotion() && static_eval + gain + qs_delta_margin() <= alpha {
                     continue;
                 }
                 if !see_ge(&self.pos, m, 0) {
