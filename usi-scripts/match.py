@@ -12,7 +12,9 @@ On a machine with cores to spare, `--part 1/2` and `--part 2/2` (side by side) p
 halves of the same run; add up their W/L/D.
 
 It drives `cshogi.cli.main` (the same code as `python3 -m cshogi.cli`) and times every `go`
-itself, since cshogi does not judge time in byoyomi games.
+itself, since cshogi does not judge time in byoyomi games. `--time T --inc I` plays a Fischer
+clock instead (cshogi keeps it: the increment comes after each move, and a player more than
+1 s over its clock loses on time, `%TIME_UP` in the endings).
 """
 
 import argparse
@@ -82,6 +84,8 @@ def main():
     ap.add_argument("--opponent", default="/usr/games/fairy-stockfish")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--byoyomi", type=int, default=200, help="ms per move")
+    ap.add_argument("--time", type=int, help="Fischer clock instead of byoyomi: main time (ms) per engine")
+    ap.add_argument("--inc", type=int, default=0, help="with --time: increment (ms) added after each move")
     ap.add_argument("--hash", type=int, default=64, help="MiB for each engine (USI_Hash, or Hash)")
     ap.add_argument("--threads", type=int, default=1, help="Threads of each engine")
     ap.add_argument("--openings", default=os.path.join(root, "tests", "data", "openings_public.txt"))
@@ -97,6 +101,8 @@ def main():
         "(run the N parts side by side on N cores, then add up their W/L/D)",
     )
     args = ap.parse_args()
+    if args.time is not None:
+        args.byoyomi = 0
     # cshogi starts each engine in the engine's own folder, where a relative path is wrong.
     args.engine, args.opponent = (p if os.path.isabs(p) or not os.path.exists(p) else os.path.abspath(p)
                                   for p in (args.engine, args.opponent))
@@ -125,7 +131,7 @@ def main():
     opts2 = {"USI_Hash": args.hash, "Threads": args.threads}
     if "fairy" in os.path.basename(args.opponent):
         # Make Fairy-Stockfish use its whole byoyomi like hayate does.
-        opts2.update({"Minimum Thinking Time": args.byoyomi, "Move Overhead": 0, "Hash": args.hash})
+        opts2.update({"Minimum Thinking Time": args.byoyomi or 20, "Move Overhead": 0, "Hash": args.hash})
         del opts2["USI_Hash"]
     for kv in args.engine_option:
         k, v = kv.split("=", 1)
@@ -150,7 +156,9 @@ def main():
             options1=opts1,
             options2=opts2,
             games=games,
-            byoyomi=args.byoyomi,
+            byoyomi=args.byoyomi or None,
+            time=args.time,
+            inc=args.inc if args.time is not None else None,
             draw=args.draw,
             opening=openings,
             opening_seed=args.seed,
@@ -166,7 +174,8 @@ def main():
     elo, err = elo_and_error(w, l, d)
     if openings != args.openings:
         print(f"part {args.part} of a {args.games}-game run (openings: {openings})")
-    print(f"hayate vs {os.path.basename(args.opponent)}: byoyomi {args.byoyomi} ms, {w + l + d} games")
+    clock = f"{args.time} ms + {args.inc} ms a move" if args.time is not None else f"byoyomi {args.byoyomi} ms"
+    print(f"hayate vs {os.path.basename(args.opponent)}: {clock}, {w + l + d} games")
     hash_of = lambda o: o.get("USI_Hash", o.get("Hash"))  # Fairy-Stockfish names it Hash
     print(f"threads and hash: hayate {opts1['Threads']}, {hash_of(opts1)} MiB; "
           f"{os.path.basename(args.opponent)} {opts2['Threads']}, {hash_of(opts2)} MiB")

@@ -41,6 +41,13 @@ pub fn kind_to_index(pos: &Position, m: Move) -> usize {
 
 const KIND_TO: usize = 15 * 81;
 
+/// How many earlier moves' continuation histories score a quiet move.
+pub const CONT_PLIES: usize = 3;
+
+/// Kind-to indices of the earlier moves whose continuation histories score a quiet move: one,
+/// two and four plies back (None where there is no such move, or it is not used).
+pub type Conts = [Option<usize>; CONT_PLIES];
+
 /// History tables of one search thread; they persist between searches of a game.
 pub struct History {
     /// [colour][from or drop][to]
@@ -79,10 +86,10 @@ impl History {
         self.continuation.fill(0);
     }
 
-    /// Quiet-move score: butterfly history plus the continuation histories of the moves one
-    /// and two plies back (`conts`: their kind-to indices).
+    /// Quiet-move score: butterfly history plus the continuation histories of the earlier
+    /// moves in `conts` (their kind-to indices).
     #[inline]
-    pub fn quiet_score(&self, pos: &Position, m: Move, conts: &[Option<usize>; 2]) -> i32 {
+    pub fn quiet_score(&self, pos: &Position, m: Move, conts: &Conts) -> i32 {
         let us = pos.side_to_move();
         let kt = kind_to_index(pos, m);
         let mut s = self.quiet(us, m);
@@ -93,7 +100,7 @@ impl History {
     }
 
     /// Rewards (or, with a negative bonus, punishes) a quiet move in every quiet table.
-    pub fn update_quiet_all(&mut self, pos: &Position, m: Move, conts: &[Option<usize>; 2], bonus: i32) {
+    pub fn update_quiet_all(&mut self, pos: &Position, m: Move, conts: &Conts, bonus: i32) {
         self.update_quiet(pos.side_to_move(), m, bonus);
         let kt = kind_to_index(pos, m);
         for c in conts.iter().flatten() {
@@ -179,8 +186,8 @@ pub struct MovePicker {
     bad_cur: usize,
     /// Quiescence: captures only, no killers, no quiets.
     captures_only: bool,
-    /// Kind-to indices of the moves one and two plies back (continuation history).
-    conts: [Option<usize>; 2],
+    /// Kind-to indices of earlier moves (continuation history).
+    conts: Conts,
     /// History score of the last move returned, when it came from the quiet list.
     last_quiet_score: Option<i32>,
     /// Set by `skip_quiets` (with the node's check info): quiet moves that do not give check
@@ -192,12 +199,7 @@ impl MovePicker {
     /// Picker for the main search. `tt_move` must be legal here (the search checks the
     /// table's move before it decides anything with it); `killers` holds the two killers and
     /// the counter move.
-    pub fn new(
-        pos: &Position,
-        tt_move: Option<Move>,
-        killers: [Option<Move>; 3],
-        conts: [Option<usize>; 2],
-    ) -> MovePicker {
+    pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 3], conts: Conts) -> MovePicker {
         let stage = if pos.in_check() { Stage::GenEvasions } else { Stage::TtMove };
         MovePicker {
             stage,
@@ -228,7 +230,7 @@ impl MovePicker {
     /// Picker for quiescence search: captures and pawn promotions (all evasions in check).
     pub fn new_qsearch(pos: &Position, tt_move: Option<Move>) -> MovePicker {
         let tt_move = tt_move.filter(|&m| pos.is_legal(m));
-        let mut mp = MovePicker::new(pos, tt_move, [None; 3], [None; 2]);
+        let mut mp = MovePicker::new(pos, tt_move, [None; 3], [None; CONT_PLIES]);
         mp.captures_only = true;
         mp.tt_move = mp.tt_move.filter(|&m| pos.in_check() || is_tactical(pos, m));
         mp

@@ -70,7 +70,7 @@ tunables! {
     see_prune_depth = 8;
     /// Late move reductions: `(LMR_BASE + ln(depth) ln(move_count) * 100 / LMR_DIV) / 100`
     /// plies (both in hundredths).
-    lmr_base = 40;
+    lmr_base = 140;
     lmr_div = 230;
     /// History score that is worth one ply of reduction less.
     lmr_history_div = 8000;
@@ -95,6 +95,31 @@ tunables! {
     /// Singular extension: minimum depth and margin per ply.
     singular_depth = 7;
     singular_margin = 2;
+    /// Double singular extension (non-PV nodes): how far below the singular bound the other
+    /// moves must fail (0: never), and how many a line may hold.
+    se_double_margin = 0;
+    se_double_limit = 6;
+    /// Negative extension of a table move that is not singular but beats beta anyway (plies;
+    /// 0: none; with it, one ply less at cut nodes).
+    se_negative = 0;
+    /// Continuation history of the move four plies back scores quiet moves (1) or not (0).
+    cont_ply4 = 0;
+    /// ProbCut: margin over beta (0: off) and minimum depth.
+    probcut_margin = 0;
+    probcut_depth = 5;
+    /// One ply more reduction of quiet moves where the table's move is a capture (1) or not.
+    lmr_tt_capture = 0;
+    /// After a reduced search fails high, re-search a ply deeper when it beat the best value by
+    /// this margin (+2 per ply), a ply shallower when barely (lmr_deeper 1), or as is (0).
+    lmr_deeper = 0;
+    lmr_deeper_margin = 50;
+    /// Null move only at expected cut nodes (1) or everywhere (0).
+    nmp_cut_only = 0;
+    /// Quiet moves whose history is below `-hist_prune * depth` are pruned where the depth
+    /// after reduction is under 4 (0: never).
+    hist_prune = 0;
+    /// Razoring below alpha by this margin times depth squared, at depth 3 and less (0: off).
+    razor_margin = 0;
 }
 
 /// Sets the tunables named in `spec` (`name=value,...`, as `HAYATE_TUNE` holds it). Returns

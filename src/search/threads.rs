@@ -32,7 +32,8 @@ fn reduction_table() -> [[i32; 64]; 64] {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            // In hundredths: 40 / 100.0 is the double nearest 0.4, as the literal was.
+            // Both in hundredths (`lmr_base` 140: every reduced move loses one ply more than
+            // the base of 40 that the linear evaluation was tuned with).
             let (base, div) = (lmr_base() as f64 / 100.0, lmr_div() as f64 / 100.0);
             *r = (base + (d as f64).ln() * (m as f64).ln() / div) as i32;
         }

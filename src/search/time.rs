@@ -1,7 +1,8 @@
 //! Search limits and time allocation.
 //!
-//! Clock conventions are USI's: `btime`/`wtime` already include the increment for this move;
-//! `byoyomi` is the per-move allowance once the main time is spent (or alongside it).
+//! Clock conventions are USI's as YaneuraOu and cshogi read them: `btime`/`wtime` are the time
+//! left now, the increment (`binc`/`winc`) comes after this move; `byoyomi` is the per-move
+//! allowance once the main time is spent (or alongside it).
 
 use crate::shogi::Color;
 
@@ -85,9 +86,8 @@ pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> Option<
         let base = byo + time / moves_left;
         (base, (byo + time / 4).min(hard))
     } else if inc > 0 {
-        // Fischer: `time` includes this move's increment.
-        let bank = time.saturating_sub(inc);
-        let base = bank / moves_left + inc * 9 / 10;
+        // Fischer: this move's increment comes after it, so most of it can be spent now.
+        let base = time / moves_left + inc * 9 / 10;
         (base, (base * 4).min(time / 3 + inc / 2))
     } else {
         let base = time / (moves_left + 10);

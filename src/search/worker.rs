@@ -27,6 +27,8 @@ pub(super) struct Frame {
     pub(super) current_kind_to: Option<usize>,
     pub(super) excluded: Option<Move>,
     pub(super) null_moved: bool,
+    /// Double singular extensions on the line to this node.
+    pub(super) double_extensions: i32,
     /// `eval::piece_sum` of this node's position, VALUE_NONE until known: carried from the
     /// parent's when only a non-king piece moved, so children evaluate incrementally.
     pub(super) piece_sum: Value,

@@ -101,7 +101,7 @@ fn scripts_searching_positions_end_with_a_legal_move() {
 /// test) and the start of the last line it prints when it ran to the end (and, for the match
 /// and soak runners, found nothing wrong). They need `python3` with `cshogi`
 /// (`pip install cshogi`; `.ci/run` installs it).
-const PYTHON_TOOLS: [(&str, &[&str], &str); 9] = [
+const PYTHON_TOOLS: [(&str, &[&str], &str); 10] = [
     ("latency.py", &["--engine", "ENGINE", "--runs", "1"], "quit "),
     (
         "nps.py",
@@ -145,6 +145,12 @@ const PYTHON_TOOLS: [(&str, &[&str], &str); 9] = [
         "openings_from_records.py",
         &["data/games-vs-fsf/15-earlier-c.csa", "--out", "OUT_DIR/openings.txt"],
         "19 opening lines from 1 files -> ",
+    ),
+    // Four moves under a Fischer clock: the last line gives the think times.
+    (
+        "thinktime.py",
+        &["--engine", "ENGINE", "--time", "2000", "--inc", "100", "--moves", "4"],
+        "think time over 4 moves: ",
     ),
     // One game: hayate (+100 in its own eyes) plays 2i3g, the opponent mates with G*1h.
     (

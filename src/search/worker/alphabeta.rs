@@ -2,7 +2,7 @@
 //! cutoffs, static-evaluation pruning (reverse futility, null move), move-loop pruning, singular
 //! and check extensions, late move reductions, history and correction updates.
 
-use super::super::movepick::{MovePicker, is_capture, is_tactical, kind_to_index, piece_to_index};
+use super::super::movepick::{Conts, MovePicker, is_capture, is_tactical, kind_to_index, piece_to_index};
 use super::super::params::*;
 use super::super::see::see_ge;
 use super::super::*;
@@ -117,8 +117,16 @@ impl Worker<'_> {
             {
                 return eval_est;
             }
+            // Razoring: far below alpha, only captures can save this node.
+            if razor_margin() > 0 && depth <= 3 && eval_est + razor_margin() * depth * depth < alpha {
+                let v = self.qsearch::<false>(alpha - 1, alpha, ply, 0);
+                if v < alpha && v.abs() < VALUE_MATE_IN_MAX_PLY {
+                    return v;
+                }
+            }
             // Null move pruning.
             if depth >= nmp_min_depth()
+                && (nmp_cut_only() == 0 || cut_node)
                 && eval_est >= beta
                 && static_eval >= beta
                 && !self.stack[ply].null_moved
@@ -129,6 +137,7 @@ impl Worker<'_> {
                 self.stack[ply].current_piece_to = None;
                 self.stack[ply].current_kind_to = None;
                 self.stack[ply + 1].null_moved = true;
+                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.do_null_move();
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.undo_null_move();
@@ -142,6 +151,44 @@ impl Worker<'_> {
             }
         }
 
+        // ProbCut: a capture that beats beta by a margin in a reduced search very likely
+        // beats beta in the full one.
+        let probcut_beta = beta + probcut_margin();
+        if !PV
+            && !in_check
+            && excluded.is_none()
+            && probcut_margin() > 0
+            && depth >= probcut_depth()
+            && beta.abs() < VALUE_MATE_IN_MAX_PLY
+            && !(tt_hit.is_some_and(|h| h.depth >= depth - 3) && tt_value != VALUE_NONE && tt_value < probcut_beta)
+        {
+            let mut picker = MovePicker::new_qsearch(&self.pos, tt_move);
+            while let Some(m) = picker.next(&self.pos, &self.data.history) {
+                if !see_ge(&self.pos, m, probcut_beta - static_eval) {
+                    continue;
+                }
+                self.stack[ply].current = Some(m);
+                self.stack[ply].current_piece_to = Some(piece_to_index(&self.pos, m));
+                self.stack[ply].current_kind_to = Some(kind_to_index(&self.pos, m));
+                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
+                self.shared.tt.prefetch(self.pos.key_after(m));
+                self.do_move(m);
+                let mut v = -self.qsearch::<false>(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
+                if v >= probcut_beta {
+                    v = -self.search::<false>(-probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, !cut_node);
+                }
+                self.undo_move(m);
+                if self.stopped() {
+                    return 0;
+                }
+                if v >= probcut_beta {
+                    let stored = value_to_tt(v, ply);
+                    self.shared.tt.store(key, Some(m), stored, raw_eval, depth - 3, Bound::Lower, tt_pv);
+                    return if v.abs() < VALUE_MATE_IN_MAX_PLY { v - (probcut_beta - beta) } else { v };
+                }
+            }
+        }
+
         // Internal iterative reduction: no TT move means this node was not searched before.
         let mut depth = depth;
         if !root && tt_move.is_none() && depth >= iir_depth() && (PV || cut_node) {
@@ -151,10 +198,12 @@ impl Worker<'_> {
         let prev_piece_to = if ply > 0 { self.stack[ply - 1].current_piece_to } else { None };
         let killers = self.stack[ply].killers;
         let counter = self.data.history.counter_move(prev_piece_to);
-        let conts = [
+        let conts: Conts = [
             if ply >= 1 { self.stack[ply - 1].current_kind_to } else { None },
             if ply >= 2 { self.stack[ply - 2].current_kind_to } else { None },
+            if cont_ply4() != 0 && ply >= 4 { self.stack[ply - 4].current_kind_to } else { None },
         ];
+        let tt_capture = tt_move.is_some_and(|m| is_capture(&self.pos, m));
         let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter], conts);
 
         let mut best_value = -VALUE_INF;
@@ -208,16 +257,17 @@ impl Worker<'_> {
                         continue;
                     }
                     // The depth the move would be searched to after its reduction.
-                    let futility_depth_of_move = if futility_lmr_depth() != 0 {
-                        (depth - 1 - self.reductions[(depth as usize).min(63)][move_count.min(63)]).max(0)
-                    } else {
-                        depth
-                    };
+                    let lmr_depth = (depth - 1 - self.reductions[(depth as usize).min(63)][move_count.min(63)]).max(0);
+                    let futility_depth_of_move = if futility_lmr_depth() != 0 { lmr_depth } else { depth };
                     if !in_check
                         && futility_depth_of_move < futility_depth()
                         && static_eval + futility_base() + futility_per_depth() * futility_depth_of_move <= alpha
                         && hist_score < 4000
                     {
+                        continue;
+                    }
+                    // Quiet moves with a bad history, at small depth after reduction.
+                    if hist_prune() > 0 && lmr_depth < 4 && hist_score < -hist_prune() * depth {
                         continue;
                     }
                     if depth < see_prune_depth() && !see_ge(&self.pos, m, see_quiet_margin() * depth) {
@@ -246,9 +296,24 @@ impl Worker<'_> {
                 self.stack[ply].excluded = None;
                 if v < singular_beta {
                     extension = 1;
+                    // Far below: the only move by a wide margin, worth two plies (a bounded
+                    // number of times on a line, so that lines do not grow without end).
+                    if !PV
+                        && se_double_margin() > 0
+                        && v < singular_beta - se_double_margin()
+                        && self.stack[ply].double_extensions < se_double_limit()
+                    {
+                        extension = 2;
+                    }
                 } else if singular_beta >= beta {
                     // Multi-cut: another move also beats beta.
                     return singular_beta;
+                } else if se_negative() > 0 && tt_value >= beta {
+                    // Another move nearly as good, and the table's move beats beta anyway:
+                    // it needs less depth to show it.
+                    extension = -se_negative();
+                } else if se_negative() > 0 && cut_node {
+                    extension = -1;
                 }
             } else if gives_check && depth < 12 && see_ge(&self.pos, m, 0) {
                 extension = 1;
@@ -257,9 +322,10 @@ impl Worker<'_> {
             self.stack[ply].current = Some(m);
             self.stack[ply].current_piece_to = Some(piece_to_index(&self.pos, m));
             self.stack[ply].current_kind_to = Some(kind_to_index(&self.pos, m));
+            self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions + (extension >= 2) as i32;
             self.shared.tt.prefetch(self.pos.key_after(m));
             self.do_move(m);
-            let new_depth = depth - 1 + extension;
+            let mut new_depth = depth - 1 + extension;
             let mut value;
             if move_count == 1 {
                 value = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, false);
@@ -285,11 +351,22 @@ impl Worker<'_> {
                     if gives_check || in_check {
                         r -= 1;
                     }
+                    if lmr_tt_capture() != 0 && tt_capture && !tactical {
+                        r += 1;
+                    }
                     r -= hist_score / lmr_history_div();
                     r = r.min(new_depth - 1).max(0);
                 }
                 value = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if value > alpha && r > 0 {
+                    // The reduced search's margin decides how deep the re-search goes.
+                    if lmr_deeper() != 0 {
+                        if value > best_value + lmr_deeper_margin() + 2 * new_depth {
+                            new_depth += 1;
+                        } else if value < best_value + new_depth {
+                            new_depth -= 1;
+                        }
+                    }
                     value = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
                 if PV && value > alpha && (root || value < beta) {
