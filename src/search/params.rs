@@ -120,6 +120,9 @@ tunables! {
     hist_prune = 0;
     /// Razoring below alpha by this margin times depth squared, at depth 3 and less (0: off).
     razor_margin = 0;
+    /// Helper thread `id` skips the iterations where `(depth + id) % helper_skip_period == 0`
+    /// (0: every thread searches every depth).
+    helper_skip_period = 4;
 }
 
 /// Sets the tunables named in `spec` (`name=value,...`, as `HAYATE_TUNE` holds it). Returns

@@ -244,7 +244,12 @@ impl<'a> Worker<'a> {
         while depth < max_depth {
             depth += 1;
             // Helpers skip some depths so the threads spread over different iterations.
-            if self.id > 0 && ((depth + self.id as i32) % 4 == 0) && depth > 2 && depth < max_depth {
+            if self.id > 0
+                && helper_skip_period() > 0
+                && (depth + self.id as i32) % helper_skip_period() == 0
+                && depth > 2
+                && depth < max_depth
+            {
                 continue;
             }
             self.root_depth = depth;
