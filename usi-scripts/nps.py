@@ -27,6 +27,15 @@ import statistics
 import subprocess
 
 
+def positions_from(path):
+    """The SFENs of `path` (one per line, `#` starts a comment line), or hayate's bench
+    positions when `path` is None."""
+    if not path:
+        return bench_positions()
+    with open(path) as f:
+        return [line.strip() for line in f if line.strip() and not line.startswith("#")]
+
+
 def bench_positions():
     """The SFENs of `BENCH_POSITIONS` in src/search/bench.rs (one list, kept by the engine)."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "search", "bench.rs")
@@ -96,10 +105,7 @@ def main():
     ap.add_argument("--verbose", action="store_true", help="nodes/s of each engine on each position")
     ap.add_argument("--positions", help="file of SFENs, one per line (default: hayate's bench positions)")
     args = ap.parse_args()
-    positions = bench_positions()
-    if args.positions:
-        with open(args.positions) as f:
-            positions = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+    positions = positions_from(args.positions)
     common = [f"Threads={args.threads}", f"USI_Hash={args.hash}"]
     options = [common + args.option, common + args.reference_option]
     given = []

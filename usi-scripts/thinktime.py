@@ -19,19 +19,7 @@ import statistics
 import subprocess
 import time
 
-
-def read_until(proc, prefix):
-    while True:
-        line = proc.stdout.readline()
-        if not line:
-            raise EOFError(f"engine closed before '{prefix}'")
-        if line.startswith(prefix):
-            return line
-
-
-def send(proc, cmd):
-    proc.stdin.write(cmd + "\n")
-    proc.stdin.flush()
+from latency import read_until, send
 
 
 def main():

@@ -16,7 +16,7 @@ position that some run answers without searching counts for none.
 import argparse
 import statistics
 
-from nps import Engine, bench_positions
+from nps import Engine, positions_from
 
 
 def search(engine, sfen, movetime):
@@ -43,10 +43,7 @@ def main():
     ap.add_argument("--movetime", type=int, default=3000)
     ap.add_argument("--positions", help="file of SFENs, one per line (default: hayate's bench positions)")
     args = ap.parse_args()
-    positions = bench_positions()
-    if args.positions:
-        with open(args.positions) as f:
-            positions = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    positions = positions_from(args.positions)
     counts = [int(t) for t in args.threads.split(",")]
     print(f"{len(positions)} positions, movetime {args.movetime} ms, USI_Hash {args.hash} MiB", flush=True)
     runs = {}

@@ -133,11 +133,8 @@ impl Worker<'_> {
                 && beta > -VALUE_MATE_IN_MAX_PLY
             {
                 let r = nmp_base_r() + depth / nmp_depth_div() + ((eval_est - beta) / nmp_eval_div()).min(3);
-                self.stack[ply].current = None;
-                self.stack[ply].current_piece_to = None;
-                self.stack[ply].current_kind_to = None;
+                self.enter_child(ply, None, 0);
                 self.stack[ply + 1].null_moved = true;
-                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.do_null_move();
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.undo_null_move();
@@ -167,10 +164,7 @@ impl Worker<'_> {
                 if !see_ge(&self.pos, m, probcut_beta - static_eval) {
                     continue;
                 }
-                self.stack[ply].current = Some(m);
-                self.stack[ply].current_piece_to = Some(piece_to_index(&self.pos, m));
-                self.stack[ply].current_kind_to = Some(kind_to_index(&self.pos, m));
-                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
+                self.enter_child(ply, Some(m), 0);
                 self.shared.tt.prefetch(self.pos.key_after(m));
                 self.do_move(m);
                 let mut v = -self.qsearch::<false>(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
@@ -203,7 +197,7 @@ impl Worker<'_> {
             if ply >= 2 { self.stack[ply - 2].current_kind_to } else { None },
             if cont_ply4() != 0 && ply >= 4 { self.stack[ply - 4].current_kind_to } else { None },
         ];
-        let tt_capture = tt_move.is_some_and(|m| is_capture(&self.pos, m));
+        let tt_capture = lmr_tt_capture() != 0 && tt_move.is_some_and(|m| is_capture(&self.pos, m));
         let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter], conts);
 
         let mut best_value = -VALUE_INF;
@@ -319,10 +313,7 @@ impl Worker<'_> {
                 extension = 1;
             }
 
-            self.stack[ply].current = Some(m);
-            self.stack[ply].current_piece_to = Some(piece_to_index(&self.pos, m));
-            self.stack[ply].current_kind_to = Some(kind_to_index(&self.pos, m));
-            self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions + (extension >= 2) as i32;
+            self.enter_child(ply, Some(m), extension);
             self.shared.tt.prefetch(self.pos.key_after(m));
             self.do_move(m);
             let mut new_depth = depth - 1 + extension;
@@ -351,7 +342,7 @@ impl Worker<'_> {
                     if gives_check || in_check {
                         r -= 1;
                     }
-                    if lmr_tt_capture() != 0 && tt_capture && !tactical {
+                    if tt_capture && !tactical {
                         r += 1;
                     }
                     r -= hist_score / lmr_history_div();
@@ -588,6 +579,18 @@ impl Worker<'_> {
         let result = NodeResult { key, best_move, best_value, orig_alpha, beta, raw_eval };
         self.store_result::<PV>(&result, 0, ply, PV);
         best_value
+    }
+
+    /// Notes the move about to be played at `ply` (`None`: a null move) for the child's
+    /// counter-move and continuation histories, and carries the line's double extensions
+    /// (`extension` 2 adds one). Called before the move is made.
+    fn enter_child(&mut self, ply: usize, m: Option<Move>, extension: i32) {
+        let frame = &mut self.stack[ply];
+        frame.current = m;
+        frame.current_piece_to = m.map(|m| piece_to_index(&self.pos, m));
+        frame.current_kind_to = m.map(|m| kind_to_index(&self.pos, m));
+        let doubles = frame.double_extensions + (extension >= 2) as i32;
+        self.stack[ply + 1].double_extensions = doubles;
     }
 
     /// Stores a searched node in the table: a lower bound when it failed high, exact in a PV
