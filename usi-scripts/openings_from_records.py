@@ -32,6 +32,13 @@ def main():
     ap.add_argument("--min-length", type=int, default=40, help="skip games shorter than this")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--out", required=True)
+    ap.add_argument(
+        "--held-out-from",
+        metavar="SEEDS",
+        help="leave out every line a match.py run of --held-out-games games with one of these "
+        "comma-separated --seed values played from the full list (lines no tuning has seen)",
+    )
+    ap.add_argument("--held-out-games", type=int, default=400)
     args = ap.parse_args()
     paths = args.records or sorted(glob.glob(os.path.join(root, "data", "games-vs-fsf", "*.csa")))
     if not paths:
@@ -49,6 +56,16 @@ def main():
                 lines.append("startpos moves " + line)
     random.seed(args.seed)
     random.shuffle(lines)
+    if args.held_out_from:
+        # match.py (and cshogi) shuffle the file's lines with random.seed(seed) and play the
+        # first games / 2 of them.
+        played = set()
+        for seed in (int(x) for x in args.held_out_from.split(",") if x.strip()):
+            shuffled = lines[:]
+            random.seed(seed)
+            random.shuffle(shuffled)
+            played.update(shuffled[: (args.held_out_games + 1) // 2])
+        lines = [line for line in lines if line not in played]
     with open(args.out, "w") as f:
         f.write("".join(line + "\n" for line in lines))
     print(f"{len(lines)} opening lines from {len(paths)} files -> {args.out}")

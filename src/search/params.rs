@@ -122,7 +122,12 @@ tunables! {
     razor_margin = 0;
     /// Helper thread `id` skips the iterations where `(depth + id) % helper_skip_period == 0`
     /// (0: every thread searches every depth).
-    helper_skip_period = 4;
+    helper_skip_period = 0;
+    /// The move played comes from the thread that wins a vote weighted by score and depth (1),
+    /// or always from the main thread (0).
+    smp_vote = 1;
+    /// Root re-searches after a fail high go this many plies shallower per fail high in a row.
+    asp_fail_high_reduce = 0;
 }
 
 /// Sets the tunables named in `spec` (`name=value,...`, as `HAYATE_TUNE` holds it). Returns

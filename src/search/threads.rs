@@ -2,12 +2,12 @@
 //! that answers on time when the main thread waits for a CPU, and the answer itself.
 
 use super::params::*;
-use super::root::{answer_of, root_move_list};
+use super::root::{RootMove, answer_of, root_move_list};
 use super::shared::{KeyMap, NodeCounter, Shared, ThreadData};
 use super::worker::Worker;
 use super::*;
 use crate::eval::Value;
-use crate::shogi::{EnteringKingRule, Position};
+use crate::shogi::{EnteringKingRule, Move, Position};
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -134,7 +134,8 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
                     .spawn_scoped(s, move || {
                         mark_cpu_bound();
                         w.iterative_deepening(None);
-                        w.data
+                        let top = w.root_moves.swap_remove(0);
+                        (w.data, ThreadResult { top, completed_depth: w.completed_depth })
                     })
                     .expect("spawn search thread"),
             );
@@ -162,8 +163,32 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
         // until `stop` or `ponderhit`. This comes before stopping the helpers, whose stop
         // flag is the very one that releases the answer; they may search on meanwhile.
         wait_for_release(&control, &limits);
-        let score = main.root_moves[0].score;
-        let best = answer_of(&main.root_moves[0], &root, &tt, config.resign_value);
+        let mut chosen = ThreadResult { top: main.root_moves[0].clone(), completed_depth: main.completed_depth };
+        let mut helpers = Vec::new();
+        let vote = smp_vote() != 0 && !handles.is_empty() && config.multipv == 1 && limits.depth.is_none();
+        if vote {
+            // The helpers' results count too: stop them first (they notice within a few nodes).
+            shared.control.stop.store(true, Ordering::SeqCst);
+            let mut results = vec![chosen];
+            for h in handles.drain(..) {
+                if let Ok((data, result)) = h.join() {
+                    helpers.push(data);
+                    // Helpers have no root mate probes: a move the main thread's probe found
+                    // to allow a mate does not get their vote.
+                    if !main.probed.iter().any(|(m, line)| *m == result.top.mv && line.is_some()) {
+                        results.push(result);
+                    }
+                }
+            }
+            let i = best_thread(&results);
+            if i != 0 && !control.is_answered() {
+                // The line that goes with the bestmove (the main thread reported its own).
+                reporter.info(&results[i].info(&shared, start));
+            }
+            chosen = results.swap_remove(i);
+        }
+        let score = chosen.top.score;
+        let best = answer_of(&chosen.top, &root, &tt, config.resign_value);
         let best = deliver(&control, reporter, best, Some(score));
         finished.store(true, Ordering::SeqCst);
         if let Some(k) = keeper {
@@ -171,14 +196,76 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
         }
         // Then stop the helpers and collect them: the bestmove does not wait for them.
         shared.control.stop.store(true, Ordering::SeqCst);
-        let helpers: Vec<ThreadData> = handles.into_iter().map(|h| h.join().unwrap_or_default()).collect();
-        ((best, score, main.completed_depth, main.data), helpers)
+        helpers.extend(handles.into_iter().map(|h| h.join().map(|(data, _)| data).unwrap_or_default()));
+        ((best, score, chosen.completed_depth, main.data), helpers)
     });
     let (best, score, depth, main_data) = main_result;
     let mut threads = vec![main_data];
     threads.extend(helper_datas);
     let nodes = shared.total_nodes();
     SearchResult { best, score: Some(score), nodes, depth, threads }
+}
+
+/// What one thread's search found: its best root move and the depth it completed.
+struct ThreadResult {
+    top: RootMove,
+    completed_depth: i32,
+}
+
+impl ThreadResult {
+    /// The `info` line of this result, for a bestmove that comes from a helper.
+    fn info(&self, shared: &Shared, start: Instant) -> SearchInfo {
+        let elapsed = start.elapsed().as_millis() as u64;
+        let nodes = shared.total_nodes();
+        SearchInfo {
+            depth: self.completed_depth.max(1),
+            seldepth: self.top.seldepth.max(self.completed_depth),
+            multipv: 1,
+            score: Score::from_value(self.top.score),
+            bound: None,
+            nodes,
+            nps: nodes * 1000 / elapsed.max(1),
+            time_ms: elapsed,
+            hashfull: shared.tt.hashfull(),
+            pv: self.top.pv.clone(),
+        }
+    }
+}
+
+/// The thread whose move to play: each thread votes for its best move with weight (its score
+/// above the lowest + a constant) x its completed depth, and the move with most votes wins
+/// (among its voters, the best-weighted thread with a line longer than two moves). A proven
+/// mate overrides the vote: the shortest win; a thread that sees itself mated plays the
+/// longest resistance unless another thread sees no mate. A thread that never
+/// scored a move (stopped at once) does not vote.
+fn best_thread(results: &[ThreadResult]) -> usize {
+    let scored: Vec<usize> = (0..results.len()).filter(|&i| results[i].top.score != -VALUE_INF).collect();
+    let Some(&first) = scored.first() else { return 0 };
+    let min_score = scored.iter().map(|&i| results[i].top.score).min().unwrap_or(0);
+    let weight = |i: usize| (results[i].top.score - min_score + 14) as i64 * results[i].completed_depth.max(1) as i64;
+    let votes = |m: Move| scored.iter().filter(|&&i| results[i].top.mv == m).map(|&i| weight(i)).sum::<i64>();
+    let long_weight = |i: usize| if results[i].top.pv.len() > 2 { weight(i) } else { 0 };
+    let is_win = |v: Value| v >= VALUE_MATE_IN_MAX_PLY;
+    let is_loss = |v: Value| v <= -VALUE_MATE_IN_MAX_PLY;
+    let mut best = first;
+    for &i in &scored[1..] {
+        let (b, n) = (results[best].top.score, results[i].top.score);
+        // Against a proven win only a shorter one; against a proven loss anything longer
+        // (or no mate at all).
+        let better = if is_win(b) || is_loss(b) {
+            n > b
+        } else {
+            is_win(n)
+                || (!is_loss(n)
+                    && (votes(results[i].top.mv) > votes(results[best].top.mv)
+                        || (votes(results[i].top.mv) == votes(results[best].top.mv)
+                            && long_weight(i) > long_weight(best))))
+        };
+        if better {
+            best = i;
+        }
+    }
+    best
 }
 
 /// Gives the answer when the main thread has not by the end of the planned time (plus a
@@ -267,5 +354,51 @@ fn mark_cpu_bound() {
         // SAFETY: pid 0 is the calling thread; `attr` is a valid sched_attr (version 0, 48
         // bytes) that outlives the call.
         unsafe { libc::syscall(libc::SYS_sched_setattr, 0, &attr as *const SchedAttr, 0) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::Square;
+
+    fn mv(from: &str, to: &str) -> Move {
+        Move::normal(Square::parse(from).unwrap(), Square::parse(to).unwrap(), false)
+    }
+
+    fn result(m: Move, score: Value, depth: i32) -> ThreadResult {
+        let pv = vec![m, mv("3c", "3d"), mv("2g", "2f")];
+        let top = RootMove { mv: m, score, prev_score: score, bound: None, seldepth: depth, pv };
+        ThreadResult { top, completed_depth: depth }
+    }
+
+    #[test]
+    fn the_vote_weighs_score_and_depth() {
+        let (a, b) = (mv("7g", "7f"), mv("2g", "2f"));
+        // Two threads against one: the move of the two wins when the weights are close.
+        assert_eq!(best_thread(&[result(a, 50, 10), result(b, 60, 10), result(b, 55, 10)]), 1);
+        // One thread alone: its own move.
+        assert_eq!(best_thread(&[result(a, 50, 10)]), 0);
+        // Same move: the main thread stays.
+        assert_eq!(best_thread(&[result(a, 50, 10), result(a, 50, 10)]), 0);
+        // A helper that completed a deeper iteration with a better score outvotes the main.
+        assert_eq!(best_thread(&[result(a, 40, 9), result(b, 80, 11)]), 1);
+        // A helper with a lower score does not (its weight is the constant only).
+        assert_eq!(best_thread(&[result(a, 80, 9), result(b, 40, 11)]), 0);
+        // A helper stopped before it scored a move does not vote.
+        assert_eq!(best_thread(&[result(a, 10, 9), result(b, -VALUE_INF, 0)]), 0);
+    }
+
+    #[test]
+    fn proven_mates_override_the_vote() {
+        let (a, b) = (mv("7g", "7f"), mv("2g", "2f"));
+        // A proven win is played, the shortest one among several.
+        assert_eq!(best_thread(&[result(a, 300, 12), result(b, mate_in(7), 5)]), 1);
+        assert_eq!(best_thread(&[result(a, mate_in(9), 12), result(b, mate_in(5), 5)]), 1);
+        assert_eq!(best_thread(&[result(a, mate_in(5), 12), result(b, mate_in(9), 5)]), 0);
+        // A thread that sees itself mated does not outvote one that does not.
+        assert_eq!(best_thread(&[result(a, -200, 9), result(b, mated_in(8), 14)]), 0);
+        // When every thread is mated, the longest resistance.
+        assert_eq!(best_thread(&[result(a, mated_in(4), 9), result(b, mated_in(8), 14)]), 1);
     }
 }

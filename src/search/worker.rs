@@ -266,8 +266,12 @@ impl<'a> Worker<'a> {
                 } else {
                     (-VALUE_INF, VALUE_INF)
                 };
+                let mut failed_high = 0;
                 loop {
-                    let v = self.search::<true>(alpha, beta, depth, 0, false);
+                    // After a fail high the re-search may go a ply shallower per fail high: the
+                    // move that failed high is usually confirmed, and sooner.
+                    let search_depth = (depth - failed_high * asp_fail_high_reduce()).max(1);
+                    let v = self.search::<true>(alpha, beta, search_depth, 0, false);
                     // Stable sort keeps the order of equal (unsearched) moves.
                     self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     if self.stopped() {
@@ -276,6 +280,7 @@ impl<'a> Worker<'a> {
                     if v <= alpha {
                         beta = (alpha + beta) / 2;
                         alpha = (v - delta).max(-VALUE_INF);
+                        failed_high = 0;
                         if let Some(r) = reporter
                             && self.elapsed_ms() > 2000
                         {
@@ -283,6 +288,7 @@ impl<'a> Worker<'a> {
                         }
                     } else if v >= beta {
                         beta = (v + delta).min(VALUE_INF);
+                        failed_high += 1;
                         if let Some(r) = reporter
                             && self.elapsed_ms() > 2000
                         {
