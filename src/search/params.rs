@@ -128,6 +128,8 @@ tunables! {
     smp_vote = 1;
     /// Root re-searches after a fail high go this many plies shallower per fail high in a row.
     asp_fail_high_reduce = 0;
+    /// Aspiration windows start this much wider per thread id (modulo 8).
+    asp_thread_spread = 0;
 }
 
 /// Sets the tunables named in `spec` (`name=value,...`, as `HAYATE_TUNE` holds it). Returns

@@ -260,7 +260,9 @@ impl<'a> Worker<'a> {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = aspiration_delta();
+                // Threads start from windows of different widths, so that their searches part
+                // ways sooner.
+                let mut delta = aspiration_delta() + (self.id % 8) as Value * asp_thread_spread();
                 let (mut alpha, mut beta) = if depth >= aspiration_min_depth() && prev.abs() < VALUE_MATE_IN_MAX_PLY {
                     ((prev - delta).max(-VALUE_INF), (prev + delta).min(VALUE_INF))
                 } else {
