@@ -2,10 +2,14 @@
 //! next.
 
 use super::movepick::History;
-use super::{Control, Limits, SearchConfig, correction};
+use super::root::RootMove;
+use super::{Control, Limits, Score, SearchConfig, SearchInfo, correction};
+use crate::eval::Value;
 use crate::nnue::AccumulatorStack;
+use crate::tt::Bound;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 /// What every thread of one search shares.
 pub(super) struct Shared<'a> {
@@ -22,6 +26,33 @@ pub(super) struct Shared<'a> {
 impl Shared<'_> {
     pub(super) fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
+    }
+
+    /// The `info` line of one root move's line: `depth`, `score` and `bound` as the caller
+    /// judges them, the search's nodes, speed and table use as of now.
+    pub(super) fn info_line(
+        &self,
+        start: Instant,
+        depth: i32,
+        multipv: usize,
+        score: Value,
+        bound: Option<Bound>,
+        rm: &RootMove,
+    ) -> SearchInfo {
+        let elapsed = start.elapsed().as_millis() as u64;
+        let nodes = self.total_nodes();
+        SearchInfo {
+            depth,
+            seldepth: rm.seldepth.max(depth),
+            multipv,
+            score: Score::from_value(score),
+            bound,
+            nodes,
+            nps: nodes * 1000 / elapsed.max(1),
+            time_ms: elapsed,
+            hashfull: self.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
     }
 }
 

@@ -183,7 +183,8 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
             let i = best_thread(&results);
             if i != 0 && !control.is_answered() {
                 // The line that goes with the bestmove (the main thread reported its own).
-                reporter.info(&results[i].info(&shared, start));
+                let r = &results[i];
+                reporter.info(&shared.info_line(start, r.completed_depth.max(1), 1, r.top.score, None, &r.top));
             }
             chosen = results.swap_remove(i);
         }
@@ -210,26 +211,6 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
 struct ThreadResult {
     top: RootMove,
     completed_depth: i32,
-}
-
-impl ThreadResult {
-    /// The `info` line of this result, for a bestmove that comes from a helper.
-    fn info(&self, shared: &Shared, start: Instant) -> SearchInfo {
-        let elapsed = start.elapsed().as_millis() as u64;
-        let nodes = shared.total_nodes();
-        SearchInfo {
-            depth: self.completed_depth.max(1),
-            seldepth: self.top.seldepth.max(self.completed_depth),
-            multipv: 1,
-            score: Score::from_value(self.top.score),
-            bound: None,
-            nodes,
-            nps: nodes * 1000 / elapsed.max(1),
-            time_ms: elapsed,
-            hashfull: shared.tt.hashfull(),
-            pv: self.top.pv.clone(),
-        }
-    }
 }
 
 /// The thread whose move to play: each thread votes for its best move with weight (its score

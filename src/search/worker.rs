@@ -456,28 +456,14 @@ impl<'a> Worker<'a> {
         if self.shared.control.is_answered() {
             return;
         }
-        let elapsed = self.elapsed_ms();
-        let nodes = self.shared.total_nodes();
-        let nps = nodes * 1000 / elapsed.max(1);
-        let hashfull = self.shared.tt.hashfull();
         for (i, rm) in self.root_moves.iter().enumerate().take(to).skip(from) {
             let searched = rm.score != -VALUE_INF;
             let (d, v) = if searched { (depth, rm.score) } else { ((depth - 1).max(1), rm.prev_score) };
             if v == -VALUE_INF {
                 continue;
             }
-            r.info(&SearchInfo {
-                depth: d,
-                seldepth: rm.seldepth.max(d),
-                multipv: i + 1,
-                score: Score::from_value(v),
-                bound: if i == self.pv_idx { rm.bound } else { None },
-                nodes,
-                nps,
-                time_ms: elapsed,
-                hashfull,
-                pv: rm.pv.clone(),
-            });
+            let bound = if i == self.pv_idx { rm.bound } else { None };
+            r.info(&self.shared.info_line(self.start, d, i + 1, v, bound, rm));
         }
     }
 
