@@ -81,6 +81,23 @@ tunables! {
     /// Futility pruning of quiet moves judges the depth left after the late move reduction
     /// the move would get (1) instead of the node's depth (0).
     futility_lmr_depth = 0;
+    /// Late move reductions in 1024ths of a ply (1) instead of whole plies (0), with the
+    /// terms below (each in 1024ths; the whole-ply scheme uses lmr_cut_node, the `tt_pv`,
+    /// check and not-improving plies and the history as above).
+    lmr_fine = 0;
+    /// Fine scheme: extra reduction at expected cut nodes, and at nodes where more than two
+    /// earlier siblings' replies failed high; less at table-PV nodes; more where the
+    /// evaluation is not improving; less for checks; less per move already searched.
+    lmr_f_cut_node = 1024;
+    lmr_f_cutoffs = 0;
+    lmr_f_tt_pv = 1024;
+    lmr_f_not_improving = 1024;
+    lmr_f_check = 1024;
+    lmr_f_move_count = 0;
+    /// Fine scheme: the depth from which moves are reduced, and how far a reduction that
+    /// comes out negative may extend the move instead (plies).
+    lmr_f_min_depth = 3;
+    lmr_f_max_extension = 0;
     /// Aspiration window: starting half-width, and the depth from which windows are used.
     aspiration_delta = 30;
     aspiration_min_depth = 5;
@@ -92,16 +109,24 @@ tunables! {
     /// Internal iterative reduction: depth from which a node without a TT move is searched
     /// one ply shallower.
     iir_depth = 5;
-    /// Singular extension: minimum depth and margin per ply.
+    /// Singular extension: minimum depth and margin per ply (in 64ths of a centipawn per ply
+    /// more at table-PV nodes outside the PV: `singular_margin_tt_pv`).
     singular_depth = 7;
     singular_margin = 2;
+    singular_margin_tt_pv = 0;
+    /// Multi-cut when the search without the table's move beats beta (1), or only when the
+    /// singular bound itself is at or above beta (0).
+    se_multicut_value = 0;
     /// Double singular extension (non-PV nodes): how far below the singular bound the other
     /// moves must fail (0: never), and how many a line may hold.
     se_double_margin = 0;
     se_double_limit = 6;
     /// Negative extension of a table move that is not singular but beats beta anyway (plies;
-    /// 0: none; with it, one ply less at cut nodes).
+    /// 0: none; with it, `se_negative_cut` plies less at cut nodes).
     se_negative = 0;
+    se_negative_cut = 1;
+    /// Checks that do not lose material are extended a ply below this depth (0: never).
+    check_ext_depth = 12;
     /// Continuation history of the move four plies back scores quiet moves (1) or not (0).
     cont_ply4 = 0;
     /// ProbCut: margin over beta (0: off) and minimum depth.
@@ -152,6 +177,9 @@ pub fn set_tunables(spec: &str) -> Result<Vec<String>, String> {
     }
     Ok(items.into_iter().map(|(name, _)| name).collect())
 }
+
+/// Late move reductions are computed in 1/LMR_GRAIN plies.
+pub const LMR_GRAIN: i32 = 1024;
 
 /// History values stay within +-HISTORY_MAX (gravity).
 pub const HISTORY_MAX: i32 = 16384;

@@ -33,9 +33,10 @@ fn reduction_table() -> [[i32; 64]; 64] {
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
             // Both in hundredths (`lmr_base` 140: every reduced move loses one ply more than
-            // the base of 40 that the linear evaluation was tuned with).
+            // the base of 40 that the linear evaluation was tuned with); the table holds
+            // 1024ths of a ply.
             let (base, div) = (lmr_base() as f64 / 100.0, lmr_div() as f64 / 100.0);
-            *r = (base + (d as f64).ln() * (m as f64).ln() / div) as i32;
+            *r = ((base + (d as f64).ln() * (m as f64).ln() / div) * LMR_GRAIN as f64) as i32;
         }
     }
     t

@@ -29,6 +29,9 @@ pub(super) struct Frame {
     pub(super) null_moved: bool,
     /// Double singular extensions on the line to this node.
     pub(super) double_extensions: i32,
+    /// Replies that failed high at this node's children so far (this frame belongs to the
+    /// children of the node one ply up, which resets it before its move loop).
+    pub(super) cutoffs: i32,
     /// `eval::piece_sum` of this node's position, VALUE_NONE until known: carried from the
     /// parent's when only a non-king piece moved, so children evaluate incrementally.
     pub(super) piece_sum: Value,

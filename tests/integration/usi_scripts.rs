@@ -101,7 +101,7 @@ fn scripts_searching_positions_end_with_a_legal_move() {
 /// test) and the start of the last line it prints when it ran to the end (and, for the match
 /// and soak runners, found nothing wrong). They need `python3` with `cshogi`
 /// (`pip install cshogi`; `.ci/run` installs it).
-const PYTHON_TOOLS: [(&str, &[&str], &str); 10] = [
+const PYTHON_TOOLS: [(&str, &[&str], &str); 11] = [
     ("latency.py", &["--engine", "ENGINE", "--runs", "1"], "quit "),
     (
         "nps.py",
@@ -176,6 +176,11 @@ const PYTHON_TOOLS: [(&str, &[&str], &str); 10] = [
             "OUT_DIR/spsa.log",
         ],
         "theta rfp_margin=",
+    ),
+    (
+        "iterations.py",
+        &["--engine", "ENGINE", "--nodes", "20000", "--positions", "tests/data/scripts/nps_positions.txt"],
+        "mean completed depth at 20000 nodes: ",
     ),
     (
         "threads.py",

@@ -108,6 +108,7 @@ impl Worker<'_> {
             && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 1].killers = [None; 2];
         self.stack[ply + 2].killers = [None; 2];
+        self.stack[ply + 1].cutoffs = 0;
 
         if !PV && !in_check && excluded.is_none() {
             // Reverse futility pruning.
@@ -251,7 +252,8 @@ impl Worker<'_> {
                         continue;
                     }
                     // The depth the move would be searched to after its reduction.
-                    let lmr_depth = (depth - 1 - self.reductions[(depth as usize).min(63)][move_count.min(63)]).max(0);
+                    let lmr_depth =
+                        (depth - 1 - self.reductions[(depth as usize).min(63)][move_count.min(63)] / LMR_GRAIN).max(0);
                     let futility_depth_of_move = if futility_lmr_depth() != 0 { lmr_depth } else { depth };
                     if !in_check
                         && futility_depth_of_move < futility_depth()
@@ -284,7 +286,8 @@ impl Worker<'_> {
                 && h.depth >= depth - 3
                 && tt_value.abs() < VALUE_MATE_IN_MAX_PLY
             {
-                let singular_beta = tt_value - singular_margin() * depth;
+                let extra = if tt_pv && !PV { singular_margin_tt_pv() * depth / 64 } else { 0 };
+                let singular_beta = tt_value - singular_margin() * depth - extra;
                 self.stack[ply].excluded = Some(m);
                 let v = self.search::<false>(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
                 self.stack[ply].excluded = None;
@@ -302,14 +305,16 @@ impl Worker<'_> {
                 } else if singular_beta >= beta {
                     // Multi-cut: another move also beats beta.
                     return singular_beta;
+                } else if se_multicut_value() != 0 && v >= beta && v.abs() < VALUE_MATE_IN_MAX_PLY {
+                    return v;
                 } else if se_negative() > 0 && tt_value >= beta {
                     // Another move nearly as good, and the table's move beats beta anyway:
                     // it needs less depth to show it.
                     extension = -se_negative();
                 } else if se_negative() > 0 && cut_node {
-                    extension = -1;
+                    extension = -se_negative_cut();
                 }
-            } else if gives_check && depth < 12 && see_ge(&self.pos, m, 0) {
+            } else if gives_check && depth < check_ext_depth() && see_ge(&self.pos, m, 0) {
                 extension = 1;
             }
 
@@ -328,8 +333,20 @@ impl Worker<'_> {
                 }
                 // Late move reductions.
                 let mut r = 0;
-                if depth >= 3 && move_count > 1 + root as usize && (!tactical || cut_node) {
-                    r = self.reductions[(depth as usize).min(63)][move_count.min(63)];
+                if lmr_fine() != 0 {
+                    if depth >= lmr_f_min_depth() && move_count > 1 + root as usize && (!tactical || cut_node) {
+                        r = self.fine_reduction(ply, depth, move_count, cut_node, tt_pv, improving, hist_score);
+                        if gives_check || in_check {
+                            r -= lmr_f_check();
+                        }
+                        if tt_capture && !tactical {
+                            r += LMR_GRAIN;
+                        }
+                        // Whole plies; a reduction below zero may extend, within limits.
+                        r = (r.div_euclid(LMR_GRAIN)).min(new_depth - 1).max(-lmr_f_max_extension());
+                    }
+                } else if depth >= 3 && move_count > 1 + root as usize && (!tactical || cut_node) {
+                    r = self.reductions[(depth as usize).min(63)][move_count.min(63)] / LMR_GRAIN;
                     if cut_node {
                         r += lmr_cut_node();
                     }
@@ -416,6 +433,7 @@ impl Worker<'_> {
                         self.update_pv(ply, m);
                     }
                     if value >= beta {
+                        self.stack[ply].cutoffs += 1;
                         break;
                     }
                     alpha = value;
@@ -584,6 +602,36 @@ impl Worker<'_> {
     /// Notes the move about to be played at `ply` (`None`: a null move) for the child's
     /// counter-move and continuation histories, and carries the line's double extensions
     /// (`extension` 2 adds one). Called before the move is made.
+    /// The late move reduction of the fine scheme (1024ths of a ply), before the terms that
+    /// depend on the move's kind.
+    #[allow(clippy::too_many_arguments)]
+    fn fine_reduction(
+        &self,
+        ply: usize,
+        depth: i32,
+        move_count: usize,
+        cut_node: bool,
+        tt_pv: bool,
+        improving: bool,
+        hist_score: i32,
+    ) -> i32 {
+        let mut r = self.reductions[(depth as usize).min(63)][move_count.min(63)];
+        if cut_node {
+            r += lmr_f_cut_node();
+        }
+        if self.stack[ply + 1].cutoffs > 2 {
+            r += lmr_f_cutoffs();
+        }
+        if tt_pv {
+            r -= lmr_f_tt_pv();
+        }
+        if !improving {
+            r += lmr_f_not_improving();
+        }
+        r -= lmr_f_move_count() * move_count as i32;
+        r - hist_score * LMR_GRAIN / lmr_history_div()
+    }
+
     fn enter_child(&mut self, ply: usize, m: Option<Move>, extension: i32) {
         let frame = &mut self.stack[ply];
         frame.current = m;
