@@ -138,6 +138,9 @@ tunables! {
     /// this margin (+2 per ply), a ply shallower when barely (lmr_deeper 1), or as is (0).
     lmr_deeper = 0;
     lmr_deeper_margin = 50;
+    /// The first move of a non-PV node is searched as an expected cut node below an expected
+    /// all node, and the reverse (1), or never as a cut node (0).
+    cut_node_first_child = 0;
     /// Null move only at expected cut nodes (1) or everywhere (0).
     nmp_cut_only = 0;
     /// Quiet moves whose history is below `-hist_prune * depth` are pruned where the depth

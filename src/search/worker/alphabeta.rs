@@ -324,7 +324,10 @@ impl Worker<'_> {
             let mut new_depth = depth - 1 + extension;
             let mut value;
             if move_count == 1 {
-                value = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, false);
+                // Below a PV node the first move leads the PV; elsewhere an expected cut node's
+                // first move leads to an expected all node, and an all node's to a cut node.
+                let child_cut = !PV && cut_node_first_child() != 0 && !cut_node;
+                value = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, child_cut);
             } else {
                 // Zero-window searches leave the child's line alone; without a full re-search
                 // below (a fail high), the line must not come from an earlier sibling.
