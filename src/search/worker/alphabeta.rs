@@ -252,8 +252,7 @@ impl Worker<'_> {
                         continue;
                     }
                     // The depth the move would be searched to after its reduction.
-                    let lmr_depth =
-                        (depth - 1 - self.reductions[(depth as usize).min(63)][move_count.min(63)] / LMR_GRAIN).max(0);
+                    let lmr_depth = (depth - 1 - self.base_reduction(depth, move_count) / LMR_GRAIN).max(0);
                     let futility_depth_of_move = if futility_lmr_depth() != 0 { lmr_depth } else { depth };
                     if !in_check
                         && futility_depth_of_move < futility_depth()
@@ -336,20 +335,21 @@ impl Worker<'_> {
                 }
                 // Late move reductions.
                 let mut r = 0;
-                if lmr_fine() != 0 {
-                    if depth >= lmr_f_min_depth() && move_count > 1 + root as usize && (!tactical || cut_node) {
-                        r = self.fine_reduction(ply, depth, move_count, cut_node, tt_pv, improving, hist_score);
-                        if gives_check || in_check {
-                            r -= lmr_f_check();
-                        }
-                        if tt_capture && !tactical {
-                            r += LMR_GRAIN;
-                        }
-                        // Whole plies; a reduction below zero may extend, within limits.
-                        r = (r.div_euclid(LMR_GRAIN)).min(new_depth - 1).max(-lmr_f_max_extension());
+                let fine = lmr_fine() != 0;
+                let min_depth = if fine { lmr_f_min_depth() } else { 3 };
+                let reduced = depth >= min_depth && move_count > 1 + root as usize && (!tactical || cut_node);
+                if reduced && fine {
+                    r = self.fine_reduction(ply, depth, move_count, cut_node, tt_pv, improving, hist_score);
+                    if gives_check || in_check {
+                        r -= lmr_f_check();
                     }
-                } else if depth >= 3 && move_count > 1 + root as usize && (!tactical || cut_node) {
-                    r = self.reductions[(depth as usize).min(63)][move_count.min(63)] / LMR_GRAIN;
+                    if tt_capture && !tactical {
+                        r += LMR_GRAIN;
+                    }
+                    // Whole plies; a reduction below zero may extend, within limits.
+                    r = r.div_euclid(LMR_GRAIN).min(new_depth - 1).max(-lmr_f_max_extension());
+                } else if reduced {
+                    r = self.base_reduction(depth, move_count) / LMR_GRAIN;
                     if cut_node {
                         r += lmr_cut_node();
                     }
@@ -602,9 +602,11 @@ impl Worker<'_> {
         best_value
     }
 
-    /// Notes the move about to be played at `ply` (`None`: a null move) for the child's
-    /// counter-move and continuation histories, and carries the line's double extensions
-    /// (`extension` 2 adds one). Called before the move is made.
+    /// The reduction table's entry for `depth` and `move_count` (1024ths of a ply).
+    fn base_reduction(&self, depth: i32, move_count: usize) -> i32 {
+        self.reductions[(depth as usize).min(63)][move_count.min(63)]
+    }
+
     /// The late move reduction of the fine scheme (1024ths of a ply), before the terms that
     /// depend on the move's kind.
     #[allow(clippy::too_many_arguments)]
@@ -618,7 +620,7 @@ impl Worker<'_> {
         improving: bool,
         hist_score: i32,
     ) -> i32 {
-        let mut r = self.reductions[(depth as usize).min(63)][move_count.min(63)];
+        let mut r = self.base_reduction(depth, move_count);
         if cut_node {
             r += lmr_f_cut_node();
         }
@@ -635,6 +637,9 @@ impl Worker<'_> {
         r - hist_score * LMR_GRAIN / lmr_history_div()
     }
 
+    /// Notes the move about to be played at `ply` (`None`: a null move) for the child's
+    /// counter-move and continuation histories, and carries the line's double extensions
+    /// (`extension` 2 adds one). Called before the move is made.
     fn enter_child(&mut self, ply: usize, m: Option<Move>, extension: i32) {
         let frame = &mut self.stack[ply];
         frame.current = m;
