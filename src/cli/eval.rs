@@ -32,7 +32,16 @@ pub fn run(args: EvalArgs) -> Result<(), CliError> {
     if args.export_net.is_some() || args.pack_net.is_some() {
         let network = network
             .ok_or_else(|| CliError::Usage("no network to write: give --eval-dir or --built-in-network true".into()))?;
-        let file = network.parameters().to_bytes();
+        let file = network
+            .parameters()
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "only {} networks are written (this one is {})",
+                    crate::nnue::Architecture::standard(),
+                    network.arch()
+                ))
+            })?
+            .to_bytes();
         let write = |path: &String, bytes: &[u8]| {
             std::fs::write(path, bytes).map_err(|err| CliError::File { path: path.clone(), err })
         };

@@ -11,47 +11,59 @@
 //! computed, and rebuilds a perspective only when its own king moved since (from the refresh
 //! cache's sums for that king square).
 
+use super::arch::FeatureSet;
 use super::backend::Backend;
-use super::dims::HALF_DIMENSIONS;
-use super::features::{self, FE_END, feature_index, relative_square};
+use super::dims::AlignedVec;
+use super::features::{self, KingView, Slot, feature_of, relative_square};
 use super::forward::{DEFAULT_FV_SCALE, scale_output};
 use super::network::Network;
 use super::refresh_cache::RefreshCache;
 use super::transformer;
 use crate::shogi::{Color, Move, Piece, PieceType, Position};
 
-/// Both perspectives' transformer sums (index = colour).
+/// Both perspectives' transformer sums (the first half Black's, the second White's).
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[repr(C, align(64))]
 pub struct Accumulator {
-    values: [[i16; HALF_DIMENSIONS]; 2],
+    values: AlignedVec<i16>,
 }
 
 impl Accumulator {
-    const ZERO: Accumulator = Accumulator { values: [[0; HALF_DIMENSIONS]; 2] };
+    fn zeroed(half: usize) -> Accumulator {
+        Accumulator { values: AlignedVec::zeroed(2 * half) }
+    }
 
-    /// The sums of `perspective` (256 values).
+    fn half(&self) -> usize {
+        self.values.len() / 2
+    }
+
+    /// The sums of `perspective` (the transformer's width).
     #[inline]
-    pub fn values(&self, perspective: Color) -> &[i16; HALF_DIMENSIONS] {
-        &self.values[perspective.index()]
+    pub fn values(&self, perspective: Color) -> &[i16] {
+        let half = self.half();
+        &self.values.as_slice()[perspective.index() * half..][..half]
+    }
+
+    #[inline]
+    fn values_mut(&mut self, perspective: Color) -> &mut [i16] {
+        let half = self.half();
+        &mut self.values.as_mut_slice()[perspective.index() * half..][..half]
     }
 
     /// Computes both perspectives from scratch. `None` when `can_evaluate(pos)` fails.
     pub fn refreshed(backend: Backend, pos: &Position, net: &Network) -> Option<Accumulator> {
-        let mut acc = Accumulator::ZERO;
+        let mut acc = Accumulator::zeroed(net.arch.half);
         for p in Color::ALL {
-            let active = features::active_features(pos, p)?;
-            transformer::update_accumulator(
-                backend,
-                &net.ft_biases.0,
-                &mut acc.values[p.index()],
-                &net.ft_weights,
-                &[],
-                &active,
-            );
+            refresh_from_biases(backend, pos, p, net, acc.values_mut(p))?;
         }
         Some(acc)
     }
+}
+
+/// Perspective `p`'s sums for `pos` from the biases and all its active features.
+fn refresh_from_biases(backend: Backend, pos: &Position, p: Color, net: &Network, out: &mut [i16]) -> Option<()> {
+    let active = features::active_features_of(net.arch.features, pos, p)?;
+    transformer::update_accumulator(backend, net.ft_biases.as_slice(), out, net.ft_weights.as_slice(), &[], &active);
+    Some(())
 }
 
 impl Network {
@@ -75,19 +87,18 @@ impl Network {
     }
 }
 
-/// One changed piece: its BonaPiece before and after the move, per perspective.
-#[derive(Clone, Copy, Debug, Default)]
+/// One changed piece: where it was and where it is (its features follow from each
+/// perspective's king).
+#[derive(Clone, Copy, Debug)]
 struct PieceChange {
-    removed: [u16; 2],
-    added: [u16; 2],
+    removed: Slot,
+    added: Slot,
 }
 
-impl PieceChange {
-    fn new(removed: impl Fn(Color) -> u16, added: impl Fn(Color) -> u16) -> PieceChange {
-        PieceChange {
-            removed: [removed(Color::Black), removed(Color::White)],
-            added: [added(Color::Black), added(Color::White)],
-        }
+impl Default for PieceChange {
+    fn default() -> Self {
+        let nothing = Slot::Hand(Color::Black, PieceType::Pawn, 0);
+        PieceChange { removed: nothing, added: nothing }
     }
 }
 
@@ -97,9 +108,9 @@ struct Node {
     acc: Accumulator,
     /// Whether `acc` is up to date, per perspective.
     computed: [bool; 2],
-    /// The perspective's own king moved into this node: its features all changed.
+    /// The perspective's own king moved into this node.
     king_moved: [bool; 2],
-    /// Relative king square (feature bucket) of each perspective at this node.
+    /// Relative square of each perspective's own king at this node.
     king: [u16; 2],
     /// What the move into this node changed (a null move changes nothing).
     changes: [PieceChange; 2],
@@ -107,9 +118,9 @@ struct Node {
 }
 
 impl Node {
-    fn new() -> Node {
+    fn new(half: usize) -> Node {
         Node {
-            acc: Accumulator::ZERO,
+            acc: Accumulator::zeroed(half),
             computed: [false; 2],
             king_moved: [false; 2],
             king: [0; 2],
@@ -132,6 +143,8 @@ pub struct AccumulatorStack {
     evaluable: bool,
     /// Id of the network the computed accumulators belong to.
     network_id: u64,
+    /// That network's feature set.
+    features: FeatureSet,
     /// Sums last computed for each king square, to rebuild a perspective after a king move.
     refresh_cache: RefreshCache,
 }
@@ -153,7 +166,7 @@ impl AccumulatorStack {
 
     pub fn with_backend(backend: Backend) -> AccumulatorStack {
         let mut nodes = Vec::with_capacity(Self::INITIAL_CAPACITY);
-        nodes.resize_with(Self::INITIAL_CAPACITY, Node::new);
+        nodes.resize_with(Self::INITIAL_CAPACITY, || Node::new(0));
         AccumulatorStack {
             nodes,
             len: 1,
@@ -161,6 +174,7 @@ impl AccumulatorStack {
             fv_scale: DEFAULT_FV_SCALE,
             evaluable: false,
             network_id: 0,
+            features: FeatureSet::HalfKp,
             refresh_cache: RefreshCache::new(),
         }
     }
@@ -203,7 +217,8 @@ impl AccumulatorStack {
 
     fn next_node(&mut self) -> &mut Node {
         if self.len == self.nodes.len() {
-            self.nodes.push(Node::new());
+            let half = self.nodes[0].acc.half();
+            self.nodes.push(Node::new(half));
         }
         let (king, len) = (self.nodes[self.len - 1].king, self.len);
         self.len += 1;
@@ -223,10 +238,9 @@ impl AccumulatorStack {
         let node = self.next_node();
         if m.is_drop() {
             let pt = m.drop_kind();
-            let nth = before.hand(us).count(pt).saturating_sub(1);
-            let pc = Piece::new(us, pt);
+            let nth = before.hand(us).count(pt).saturating_sub(1) as u8;
             node.changes[0] =
-                PieceChange::new(|p| features::hand_bona(p, us, pt, nth), |p| features::board_bona(p, pc, to));
+                PieceChange { removed: Slot::Hand(us, pt, nth), added: Slot::Board(Piece::new(us, pt), to) };
             node.num_changes = 1;
             return;
         }
@@ -236,29 +250,25 @@ impl AccumulatorStack {
             // Not a move of this position (a caller's mistake): record nothing rather than fail.
             return;
         }
-        let mut n = 0;
         if pc.kind() == PieceType::King {
-            // The mover's own features are all keyed by its king square: recompute them. The
-            // other perspective has no king feature, only the capture changes for it.
+            // HalfKP and its kin key all of the mover's features by its king square: they are
+            // recomputed. K+P only moves the king's own feature.
             node.king_moved[us.index()] = true;
             node.king[us.index()] = relative_square(us, to) as u16;
+            node.changes[0] = PieceChange { removed: Slot::King(us, from), added: Slot::King(us, to) };
         } else {
             let moved = if m.is_promotion() { Piece::new(us, pc.kind().promote()) } else { pc };
-            node.changes[0] =
-                PieceChange::new(|p| features::board_bona(p, pc, from), |p| features::board_bona(p, moved, to));
-            n = 1;
+            node.changes[0] = PieceChange { removed: Slot::Board(pc, from), added: Slot::Board(moved, to) };
         }
+        let mut n = 1;
         let captured = before.piece_on(to);
         if !captured.is_empty() {
             let hand_kind = captured.kind().unpromote();
-            let nth = before.hand(us).count(hand_kind);
-            node.changes[n] = PieceChange::new(
-                |p| features::board_bona(p, captured, to),
-                |p| features::hand_bona(p, us, hand_kind, nth),
-            );
-            n += 1;
+            let nth = before.hand(us).count(hand_kind) as u8;
+            node.changes[1] = PieceChange { removed: Slot::Board(captured, to), added: Slot::Hand(us, hand_kind, nth) };
+            n = 2;
         }
-        node.num_changes = n as u8;
+        node.num_changes = n;
     }
 
     /// Records a null move (nothing changes but the side to move).
@@ -294,11 +304,16 @@ impl AccumulatorStack {
             return None;
         }
         if self.network_id != net.id {
-            // Sums computed with another network are worthless.
-            for node in &mut self.nodes[..self.len] {
+            // Sums computed with another network are worthless, and its width may differ.
+            let half = net.arch.half;
+            for node in &mut self.nodes {
                 node.computed = [false; 2];
+                if node.acc.half() != half {
+                    node.acc = Accumulator::zeroed(half);
+                }
             }
             self.network_id = net.id;
+            self.features = net.arch.features;
         }
         for p in Color::ALL {
             self.bring_up_to_date(p, pos, net);
@@ -313,14 +328,18 @@ impl AccumulatorStack {
             return;
         }
         debug_assert_eq!(Some(self.nodes[top].king[pi] as usize), features::king_bucket(pos, p));
-        // Nearest computed ancestor reachable without crossing a move of p's king.
+        // HalfKPE9's features change with the attacks on every piece: no update by moves.
+        let by_moves = self.features != FeatureSet::HalfKpE9;
+        let refresh_on_king_move = self.features.refresh_on_king_move();
+        // Nearest computed ancestor reachable without crossing a move of p's king (where that
+        // changes all of p's features).
         let mut i = top;
         let source = loop {
             let node = &self.nodes[i];
-            if node.computed[pi] {
+            if node.computed[pi] && by_moves {
                 break Some(i);
             }
-            if i == 0 || node.king_moved[pi] {
+            if i == 0 || !by_moves || (refresh_on_king_move && node.king_moved[pi]) {
                 break None;
             }
             i -= 1;
@@ -328,42 +347,51 @@ impl AccumulatorStack {
         match source {
             Some(s) => {
                 for j in s + 1..=top {
-                    self.update_from_parent(j, pi, net);
+                    self.update_from_parent(j, p, net);
                 }
             }
             None => {
+                let backend = self.backend;
                 let node = &mut self.nodes[top];
-                if !self.refresh_cache.refresh(self.backend, pos, p, net, &mut node.acc.values[pi]) {
+                let out = node.acc.values_mut(p);
+                let done = if self.features.refresh_on_king_move() && by_moves {
+                    self.refresh_cache.refresh(backend, pos, p, net, out)
+                } else {
+                    refresh_from_biases(backend, pos, p, net, out).is_some()
+                };
+                if !done {
                     // Only if the caller passes a position other than the stack's: stay defined.
-                    node.acc.values[pi] = [0; HALF_DIMENSIONS];
+                    out.fill(0);
                 }
                 node.computed[pi] = true;
             }
         }
     }
 
-    /// Computes perspective `pi` of node `j` from node `j - 1` and the changes between them.
-    fn update_from_parent(&mut self, j: usize, pi: usize, net: &Network) {
+    /// Computes perspective `p` of node `j` from node `j - 1` and the changes between them.
+    fn update_from_parent(&mut self, j: usize, p: Color, net: &Network) {
+        let pi = p.index();
         let (before, after) = self.nodes.split_at_mut(j);
         let parent = &before[j - 1];
         let node = &mut after[0];
-        let king = node.king[pi] as usize;
-        debug_assert!(king < 81 && !node.king_moved[pi]);
-        let mut removed = [0u32; 2];
-        let mut added = [0u32; 2];
-        let n = node.num_changes as usize;
-        for (k, change) in node.changes[..n].iter().enumerate() {
-            removed[k] = feature_index(king, change.removed[pi]);
-            added[k] = feature_index(king, change.added[pi]);
+        let view = KingView::new(self.features, node.king[pi] as usize);
+        let mut removed = arrayvec::ArrayVec::<u32, 2>::new();
+        let mut added = arrayvec::ArrayVec::<u32, 2>::new();
+        for change in &node.changes[..node.num_changes as usize] {
+            if let Some(f) = feature_of(self.features, p, view, change.removed) {
+                removed.push(f);
+            }
+            if let Some(f) = feature_of(self.features, p, view, change.added) {
+                added.push(f);
+            }
         }
-        debug_assert!(removed[..n].iter().chain(&added[..n]).all(|&f| (f as usize) < 81 * FE_END));
         transformer::update_accumulator(
             self.backend,
-            &parent.acc.values[pi],
-            &mut node.acc.values[pi],
-            &net.ft_weights,
-            &removed[..n],
-            &added[..n],
+            parent.acc.values(p),
+            node.acc.values_mut(p),
+            net.ft_weights.as_slice(),
+            &removed,
+            &added,
         );
         node.computed[pi] = true;
     }

@@ -1,4 +1,5 @@
-//! HalfKP(Friend) input features in the numbering of the standard NNUE format.
+//! Input features in the numbering of YaneuraOu's NNUE formats: HalfKP(Friend), and the feature
+//! sets built from the same BonaPieces (K+P, HalfKP_vm, HalfKPE9; `FeatureSet`).
 //!
 //! A feature is a pair (square of the perspective's own king, BonaPiece), indexed
 //! `king * FE_END + bona`. A BonaPiece numbers a non-king piece as seen from one side:
@@ -10,11 +11,12 @@
 //! piece is absent (handicap games, sparse problems) sits on BonaPiece 0, and the reference
 //! still adds that feature's weights once per empty slot, so we do too.
 
+use super::arch::FeatureSet;
 use crate::shogi::{Color, Piece, PieceType, Position, Square};
 use arrayvec::ArrayVec;
 
 /// BonaPieces per king square (hand pieces 1..90, board pieces 90..1548).
-pub const FE_END: usize = 1548;
+pub const FE_END: usize = super::arch::FE_END;
 /// Number of king squares.
 pub const KING_SQUARES: usize = 81;
 /// Features per perspective: 81 x 1548 = 125,388.
@@ -38,8 +40,8 @@ pub const MAX_FEATURES: usize = {
     n
 };
 
-/// Active feature indices of one perspective.
-pub type ActiveFeatures = ArrayVec<u32, MAX_FEATURES>;
+/// Active feature indices of one perspective (K+P adds the two kings).
+pub type ActiveFeatures = ArrayVec<u32, { MAX_FEATURES + 2 }>;
 
 /// First BonaPiece of a friendly (perspective's own) piece of this kind on the board; the
 /// enemy's piece of the same kind follows 81 numbers later. Promoted minor pieces count as gold.
@@ -165,28 +167,123 @@ const fn hand_numbers(pt: PieceType) -> u32 {
     }
 }
 
-/// Active features of `perspective` (38 of them, absent pieces on BonaPiece 0, or one per piece
-/// where there are more). `None` when `can_evaluate` fails.
+/// Active HalfKP features of `perspective` (38 of them, absent pieces on BonaPiece 0, or one
+/// per piece where there are more). `None` when `can_evaluate` fails.
 pub fn active_features(pos: &Position, perspective: Color) -> Option<ActiveFeatures> {
+    active_features_of(FeatureSet::HalfKp, pos, perspective)
+}
+
+/// A piece as the features see it, independent of the perspective: what a move takes away
+/// or adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// A non-king piece on the board.
+    Board(Piece, Square),
+    /// The `nth` (0-based) piece of a kind in `owner`'s hand.
+    Hand(Color, PieceType, u8),
+    /// A king on its square (a feature of K+P only).
+    King(Color, Square),
+}
+
+/// What a perspective's features depend on besides the pieces: its own king's square (the
+/// feature block of HalfKP and its kin) and whether the board is seen mirrored (HalfKP_vm).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct KingView {
+    /// First feature of the king's block: bucket x `FE_END`.
+    pub(crate) base: u32,
+    /// HalfKP_vm with the king on files 6-9: board squares are mirrored left-right.
+    pub(crate) mirror: bool,
+}
+
+/// The square mirrored left-right (file f to 10 - f).
+#[inline]
+fn mirror_square(sq: usize) -> usize {
+    (8 - sq / 9) * 9 + sq % 9
+}
+
+impl KingView {
+    /// The view of a perspective whose own king stands on `relative` (its relative square).
+    #[inline]
+    pub(crate) fn new(set: FeatureSet, relative: usize) -> KingView {
+        match set {
+            FeatureSet::HalfKp | FeatureSet::HalfKpE9 => KingView { base: (relative * FE_END) as u32, mirror: false },
+            FeatureSet::HalfKpVm => {
+                let mirror = relative / 9 >= 5;
+                let bucket = if mirror { mirror_square(relative) } else { relative };
+                KingView { base: (bucket * FE_END) as u32, mirror }
+            }
+            FeatureSet::Kp => KingView::default(),
+        }
+    }
+}
+
+/// The feature of `slot` for `perspective` with that view (`None`: not a feature of the set,
+/// a king outside K+P). HalfKPE9's attack buckets are not included (bucket 0).
+#[inline]
+pub(crate) fn feature_of(set: FeatureSet, perspective: Color, view: KingView, slot: Slot) -> Option<u32> {
+    let bona = match slot {
+        Slot::Board(pc, sq) => {
+            let rel = relative_square(perspective, sq);
+            let rel = if view.mirror { mirror_square(rel) } else { rel };
+            BOARD_BASE[perspective.index()][pc.index()] + rel as u16
+        }
+        Slot::Hand(owner, pt, nth) => hand_bona(perspective, owner, pt, nth as u32),
+        Slot::King(c, sq) => {
+            if set != FeatureSet::Kp {
+                return None;
+            }
+            let own = if c == perspective { 0 } else { 81 };
+            return Some((FE_END + own + relative_square(perspective, sq)) as u32);
+        }
+    };
+    Some(view.base + bona as u32)
+}
+
+/// The view of `perspective`'s own king in `pos` (it must have one).
+#[inline]
+pub(crate) fn king_view(set: FeatureSet, pos: &Position, perspective: Color) -> Option<KingView> {
+    king_bucket(pos, perspective).map(|k| KingView::new(set, k))
+}
+
+/// HalfKPE9's attack bucket of the square `sq` for `perspective`: 3 x min(2, attackers of the
+/// perspective) + min(2, attackers of the other side).
+#[inline]
+fn attack_bucket(pos: &Position, perspective: Color, sq: Square) -> u32 {
+    let ours = pos.attackers_to(perspective, sq).count().min(2);
+    let theirs = pos.attackers_to(!perspective, sq).count().min(2);
+    3 * ours + theirs
+}
+
+/// Active features of `perspective` in the numbering of feature set `set` (`None` when
+/// `can_evaluate` fails).
+pub fn active_features_of(set: FeatureSet, pos: &Position, perspective: Color) -> Option<ActiveFeatures> {
     if !can_evaluate(pos) {
         return None;
     }
-    let king = king_bucket(pos, perspective)?;
+    let view = king_view(set, pos, perspective)?;
+    let rows = (KING_SQUARES * FE_END) as u32;
     let mut out = ActiveFeatures::new();
     let kings = pos.pieces_kind(PieceType::King);
     for sq in pos.occupied().and_not(kings) {
-        out.push(feature_index(king, board_bona(perspective, pos.piece_on(sq), sq)));
+        let f = feature_of(set, perspective, view, Slot::Board(pos.piece_on(sq), sq))?;
+        let bucket = if set == FeatureSet::HalfKpE9 { attack_bucket(pos, perspective, sq) } else { 0 };
+        out.push(bucket * rows + f);
     }
     for owner in Color::ALL {
         let hand = pos.hand(owner);
         for pt in PieceType::HAND {
             for nth in 0..hand.count(pt) {
-                out.push(feature_index(king, hand_bona(perspective, owner, pt, nth)));
+                out.push(feature_of(set, perspective, view, Slot::Hand(owner, pt, nth as u8))?);
             }
         }
     }
     while out.len() < MAX_ACTIVE {
-        out.push(feature_index(king, BONA_ZERO));
+        out.push(view.base + BONA_ZERO as u32);
+    }
+    if set == FeatureSet::Kp {
+        for c in Color::ALL {
+            out.push(feature_of(set, perspective, view, Slot::King(c, single_king(pos, c)?))?);
+        }
     }
     Some(out)
 }

@@ -1,11 +1,13 @@
-//! Standard NNUE evaluation (YaneuraOu's file format, architecture halfkp_256x2-32-32),
-//! integer for integer as the reference computes it.
+//! NNUE evaluation of YaneuraOu's network files of every classic shape (halfkp_256x2-32-32,
+//! the standard, and the other widths, depths and feature sets `arch` reads), integer for
+//! integer as the reference computes it.
 //!
 //! The files, each using only those above it:
-//! - `dims`: the dimensions, and the aligned storage the vector kernels load from.
+//! - `arch`: a network's shape (`Architecture`: feature set, widths), parsed from its file.
+//! - `dims`: the standard shape's dimensions, and the aligned storage the kernels load from.
 //! - `backend`: `Backend` (scalar, AVX2, AVX-VNNI or AVX-512 VNNI, detected at run time), the
 //!   proof that the CPU has the instructions a kernel uses.
-//! - `features`: HalfKP(Friend) feature numbering, and `can_evaluate`.
+//! - `features`: the feature numbering of each feature set, and `can_evaluate`.
 //! - `transformer`: the feature transformer's kernels (accumulator updates, the clipped
 //!   conversion to 8-bit inputs).
 //! - `layers`: the affine layers and clipped ReLUs after the transformer.
@@ -29,6 +31,7 @@
 //! ```
 
 mod accumulator;
+pub mod arch;
 mod backend;
 mod dims;
 pub mod features;
@@ -40,6 +43,7 @@ mod refresh_cache;
 mod transformer;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
+pub use arch::{Architecture, FeatureSet};
 pub use backend::{Avx2Support, Avx512VnniSupport, AvxVnniSupport, Backend};
 pub use dims::{HALF_DIMENSIONS, HIDDEN, TRANSFORMED_DIMENSIONS};
 pub use features::can_evaluate;

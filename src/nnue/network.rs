@@ -1,20 +1,21 @@
-//! Reading and validating a network file in the standard format (halfkp_256x2-32-32).
+//! Reading and validating a network file in YaneuraOu's format, of any shape `arch` reads.
 //!
 //! Layout, all little-endian:
 //! - header: `u32` version, `u32` hash of the whole architecture, `u32` length of the
-//!   architecture string, the string itself;
-//! - feature transformer: `u32` part hash, 256 `i16` biases, 125,388 x 256 `i16` weights
-//!   (one row of 256 per feature);
-//! - network: `u32` part hash, then per affine layer (512->32, 32->32, 32->1) its `i32` biases
-//!   followed by its `i8` weights row by row (one row of inputs per output; input counts are
-//!   padded to a multiple of 32, which these layers already are);
+//!   architecture string, the string itself (which gives the shape: `Architecture::parse`);
+//! - feature transformer: `u32` part hash, `H` `i16` biases, `rows x H` `i16` weights (one row
+//!   of `H` per feature);
+//! - network: `u32` part hash, then per affine layer its `i32` biases followed by its `i8`
+//!   weights row by row (one row of inputs per output, input counts padded to a multiple of 32);
 //! - nothing after the last weight.
 //!
-//! Everything is parsed into a new value, which is returned only once complete. Writing is
-//! the reverse, from the integer parameters (`NetworkParameters::to_bytes`), so that the layout
-//! lives in this file only.
+//! The shape comes from the string, checked against the header's hash (YaneuraOu checks only
+//! the hash); a string that does not parse is matched by hash and size against the known
+//! shapes. Everything is parsed into a new value, which is returned only once complete. Writing
+//! (`NetworkParameters::to_bytes`) is for the standard shape, the one hayate trains.
 
-use super::dims::{Aligned, FeatureRow, HALF_DIMENSIONS, HIDDEN, TRANSFORMED_DIMENSIONS};
+use super::arch::{self, Architecture, FeatureSet, padded_inputs};
+use super::dims::{AlignedVec, HALF_DIMENSIONS, HIDDEN, TRANSFORMED_DIMENSIONS};
 use super::features::INPUT_DIMENSIONS;
 use super::layers::{DenseLayer, OutputLayer};
 use std::fmt;
@@ -25,41 +26,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Version word of the format.
 pub const VERSION: u32 = 0x7AF3_2F16;
 
-/// Hash of the HalfKP(Friend) feature set.
-const HALF_KP_FRIEND_HASH: u32 = 0x5D69_D5B9 ^ 1;
-
-/// Part hash of the feature transformer (features XOR its output width, both halves).
-pub const FEATURE_TRANSFORMER_HASH: u32 = HALF_KP_FRIEND_HASH ^ (2 * HALF_DIMENSIONS as u32);
-
-const fn affine_hash(previous: u32, outputs: u32) -> u32 {
-    let mut h = 0xCC03_DAE4u32.wrapping_add(outputs);
-    h ^= previous >> 1;
-    h ^= previous << 31;
-    h
-}
-
-const fn clipped_relu_hash(previous: u32) -> u32 {
-    0x538D_24C7u32.wrapping_add(previous)
-}
-
-/// Part hash of the layers after the transformer: input slice of 512, affine 32, clipped ReLU,
-/// affine 32, clipped ReLU, affine 1.
-pub const NETWORK_HASH: u32 = {
-    let input_slice = 0xEC42_E90Du32 ^ (2 * HALF_DIMENSIONS as u32);
-    let l1 = clipped_relu_hash(affine_hash(input_slice, HIDDEN as u32));
-    let l2 = clipped_relu_hash(affine_hash(l1, HIDDEN as u32));
-    affine_hash(l2, 1)
-};
-
-/// Hash in the file header: both part hashes combined.
+/// Part hash of the standard feature transformer.
+pub const FEATURE_TRANSFORMER_HASH: u32 = 0x5D69_D7B8;
+/// Part hash of the standard network's layers after the transformer.
+pub const NETWORK_HASH: u32 = 0x6333_7156;
+/// Hash in the standard file's header: both part hashes combined.
 pub const ARCHITECTURE_HASH: u32 = FEATURE_TRANSFORMER_HASH ^ NETWORK_HASH;
 
-/// The architecture string YaneuraOu writes for this network (189 bytes; readers only show it,
-/// the hash is what they check).
+/// The architecture string YaneuraOu writes for the standard network (189 bytes).
 pub const ARCHITECTURE: &str = "Features=HalfKP(Friend)[125388->256x2],Network=AffineTransform[1<-32](ClippedReLU[32](\
      AffineTransform[32<-32](ClippedReLU[32](AffineTransformSparseInput[32<-512](InputSlice[512(0:512)])))))";
 
-/// Bytes of the parameters after the header string (two part hashes and all weights).
+/// Bytes of the standard network's parameters after the header string.
 const PARAMETER_BYTES: usize = 4
     + 2 * HALF_DIMENSIONS
     + 2 * HALF_DIMENSIONS * INPUT_DIMENSIONS
@@ -67,6 +45,22 @@ const PARAMETER_BYTES: usize = 4
     + (4 * HIDDEN + HIDDEN * TRANSFORMED_DIMENSIONS)
     + (4 * HIDDEN + HIDDEN * HIDDEN)
     + (4 + HIDDEN);
+
+/// The shapes a file is matched against when its string does not parse (by hash and size).
+fn known_shapes() -> Vec<Architecture> {
+    let a = |features, half, hidden: &[usize]| Architecture { features, half, hidden: hidden.to_vec() };
+    vec![
+        Architecture::standard(),
+        a(FeatureSet::HalfKpE9, 256, &[32, 32]),
+        a(FeatureSet::Kp, 256, &[32, 32]),
+        a(FeatureSet::HalfKpVm, 256, &[32, 32]),
+        a(FeatureSet::HalfKp, 512, &[16, 32]),
+        a(FeatureSet::HalfKp, 512, &[8, 64]),
+        a(FeatureSet::HalfKp, 768, &[16, 64]),
+        a(FeatureSet::HalfKp, 1024, &[8, 32]),
+        a(FeatureSet::HalfKp, 1024, &[8, 64]),
+    ]
+}
 
 /// Why a network could not be loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,7 +75,10 @@ pub enum NnueError {
     Decompress(String),
     /// The version word is not the standard format's.
     WrongVersion { found: u32 },
-    /// The header's architecture hash is not halfkp_256x2-32-32's.
+    /// The architecture string names a shape hayate does not read (and the hash and size are
+    /// not those of one it does).
+    UnsupportedArchitecture { architecture: String, reason: String },
+    /// The header's hash is not the one of the shape its architecture string names.
     WrongArchitectureHash { found: u32, expected: u32, architecture: String },
     /// The feature transformer's part hash does not match.
     WrongFeatureTransformerHash { found: u32, expected: u32 },
@@ -105,9 +102,16 @@ impl fmt::Display for NnueError {
             NnueError::WrongVersion { found } => {
                 write!(f, "network file version {found:#010x}, expected {VERSION:#010x}")
             }
+            NnueError::UnsupportedArchitecture { architecture, reason } => write!(
+                f,
+                "network architecture not read: {reason} (found \"{}\"; hayate reads {})",
+                arch::shorten(architecture),
+                arch::shapes_read()
+            ),
             NnueError::WrongArchitectureHash { found, expected, architecture } => write!(
                 f,
-                "network architecture hash {found:#010x} ({architecture}), expected {expected:#010x} (halfkp_256x2-32-32)"
+                "network architecture hash {found:#010x}, expected {expected:#010x} for the architecture the file names ({})",
+                arch::shorten(architecture)
             ),
             NnueError::WrongFeatureTransformerHash { found, expected } => {
                 write!(f, "feature transformer hash {found:#010x}, expected {expected:#010x}")
@@ -127,13 +131,16 @@ impl fmt::Display for NnueError {
 
 impl std::error::Error for NnueError {}
 
-/// A loaded halfkp_256x2-32-32 network. Immutable; share it between threads by reference.
+/// A loaded network. Immutable; share it between threads by reference.
 pub struct Network {
-    pub(crate) ft_biases: Aligned<[i16; HALF_DIMENSIONS]>,
-    pub(crate) ft_weights: Vec<FeatureRow>,
-    pub(crate) l1: DenseLayer<TRANSFORMED_DIMENSIONS>,
-    pub(crate) l2: DenseLayer<HIDDEN>,
-    pub(crate) output: OutputLayer<HIDDEN>,
+    pub(crate) arch: Architecture,
+    /// `arch.half` biases.
+    pub(crate) ft_biases: AlignedVec<i16>,
+    /// `rows x arch.half` weights, a row per feature.
+    pub(crate) ft_weights: AlignedVec<i16>,
+    /// The hidden layers, each followed by a clipped ReLU.
+    pub(crate) hidden: Vec<DenseLayer>,
+    pub(crate) output: OutputLayer,
     /// Distinguishes loaded networks so an accumulator stack notices a new one.
     pub(crate) id: u64,
     architecture: String,
@@ -240,10 +247,20 @@ impl Network {
         let name_len = r.u32()? as usize;
         r.expected_total = 12usize.saturating_add(name_len);
         let architecture = String::from_utf8_lossy(r.take(name_len)?).into_owned();
-        if hash != ARCHITECTURE_HASH {
-            return Err(NnueError::WrongArchitectureHash { found: hash, expected: ARCHITECTURE_HASH, architecture });
-        }
-        let expected = r.at + PARAMETER_BYTES;
+        let body = data.len() - r.at;
+        let arch = match Architecture::parse(&architecture) {
+            Ok(a) if a.file_hash() == hash => a,
+            Ok(a) => {
+                return Err(NnueError::WrongArchitectureHash { found: hash, expected: a.file_hash(), architecture });
+            }
+            // A string hayate does not parse (another trainer's wording): a known shape of that
+            // hash and size, else the parser's reason.
+            Err(e) => match known_shapes().into_iter().find(|a| a.file_hash() == hash && a.parameter_bytes() == body) {
+                Some(a) => a,
+                None => return Err(NnueError::UnsupportedArchitecture { architecture, reason: e.0 }),
+            },
+        };
+        let expected = r.at + arch.parameter_bytes();
         r.expected_total = expected;
         if data.len() < expected {
             return Err(NnueError::Truncated { expected, actual: data.len() });
@@ -253,41 +270,49 @@ impl Network {
         }
 
         let ft_hash = r.u32()?;
-        if ft_hash != FEATURE_TRANSFORMER_HASH {
-            return Err(NnueError::WrongFeatureTransformerHash { found: ft_hash, expected: FEATURE_TRANSFORMER_HASH });
+        if ft_hash != arch.transformer_hash() {
+            return Err(NnueError::WrongFeatureTransformerHash { found: ft_hash, expected: arch.transformer_hash() });
         }
-        let mut ft_biases = Aligned([0i16; HALF_DIMENSIONS]);
-        r.i16s(&mut ft_biases.0)?;
-        let mut ft_weights = Vec::with_capacity(INPUT_DIMENSIONS);
-        for _ in 0..INPUT_DIMENSIONS {
-            let mut row = FeatureRow([0; HALF_DIMENSIONS]);
-            r.i16s(&mut row.0)?;
-            ft_weights.push(row);
-        }
+        let half = arch.half;
+        let mut ft_biases = AlignedVec::zeroed(half);
+        r.i16s(ft_biases.as_mut_slice())?;
+        let mut ft_weights = AlignedVec::zeroed(arch.features.rows() * half);
+        r.i16s(ft_weights.as_mut_slice())?;
 
         let net_hash = r.u32()?;
-        if net_hash != NETWORK_HASH {
-            return Err(NnueError::WrongNetworkHash { found: net_hash, expected: NETWORK_HASH });
+        if net_hash != arch.network_hash() {
+            return Err(NnueError::WrongNetworkHash { found: net_hash, expected: arch.network_hash() });
         }
-        let l1 = read_dense::<TRANSFORMED_DIMENSIONS>(&mut r)?;
-        let l2 = read_dense::<HIDDEN>(&mut r)?;
+        let mut hidden = Vec::new();
+        let layers = arch.layers();
+        for &(outputs, inputs) in &layers[..layers.len() - 1] {
+            let mut biases = vec![0i32; outputs];
+            r.i32s(&mut biases)?;
+            let weights = r.i8s(outputs * padded_inputs(inputs))?;
+            hidden.push(DenseLayer::from_file_order(outputs, padded_inputs(inputs), &biases, weights));
+        }
         let mut bias = [0i32; 1];
         r.i32s(&mut bias)?;
-        let weights = r.i8s(HIDDEN)?;
-        let output = OutputLayer::from_file_order(bias[0], weights);
+        let last_inputs = layers[layers.len() - 1].1;
+        let output = OutputLayer::from_file_order(bias[0], r.i8s(padded_inputs(last_inputs))?);
         debug_assert_eq!(r.at, data.len());
 
         Ok(Network {
+            arch,
             ft_biases,
             ft_weights,
-            l1,
-            l2,
+            hidden,
             output,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             architecture,
             file_size: data.len(),
             checksum: digest(data),
         })
+    }
+
+    /// The shape read from the file.
+    pub fn arch(&self) -> &Architecture {
+        &self.arch
     }
 
     /// The architecture string from the file header.
@@ -305,10 +330,16 @@ impl Network {
         self.checksum
     }
 
-    /// One line for `info string`: size, the first 8 hex digits of the digest, and the
-    /// architecture string of the file.
+    /// One line for `info string`: the shape, size, the first 8 hex digits of the digest, and
+    /// the architecture string of the file.
     pub fn description(&self) -> String {
-        format!("{} bytes, digest {:08x}, {}", self.file_size, self.checksum >> 32, self.architecture)
+        format!(
+            "{}, {} bytes, digest {:08x}, {}",
+            self.arch.name(),
+            self.file_size,
+            self.checksum >> 32,
+            self.architecture
+        )
     }
 }
 
@@ -375,30 +406,33 @@ impl NetworkParameters {
 }
 
 impl Network {
-    /// The integer parameters of the loaded network, in the file's order.
-    pub fn parameters(&self) -> NetworkParameters {
+    /// The integer parameters of the loaded network in the file's order, for the standard shape
+    /// (`None` for the others).
+    pub fn parameters(&self) -> Option<NetworkParameters> {
+        if self.arch != Architecture::standard() {
+            return None;
+        }
         let mut p = NetworkParameters::zeroed();
         p.architecture = self.architecture.clone();
-        p.ft_biases = self.ft_biases.0;
-        for (dst, src) in p.ft_weights.iter_mut().zip(&self.ft_weights) {
-            *dst = src.0;
+        p.ft_biases.copy_from_slice(self.ft_biases.as_slice());
+        for (dst, src) in p.ft_weights.iter_mut().zip(self.ft_weights.as_slice().chunks_exact(HALF_DIMENSIONS)) {
+            dst.copy_from_slice(src);
         }
-        let (b, rows) = self.l1.to_file_order();
-        p.l1_biases = b;
-        p.l1_weights.copy_from_slice(&rows);
-        let (b, rows) = self.l2.to_file_order();
-        p.l2_biases = b;
-        p.l2_weights.copy_from_slice(&rows);
-        (p.output_bias, p.output_weights) = self.output.to_file_order();
-        p
+        let (b, rows) = self.hidden[0].to_file_order();
+        p.l1_biases.copy_from_slice(&b);
+        for (dst, src) in p.l1_weights.iter_mut().zip(&rows) {
+            dst.copy_from_slice(src);
+        }
+        let (b, rows) = self.hidden[1].to_file_order();
+        p.l2_biases.copy_from_slice(&b);
+        for (dst, src) in p.l2_weights.iter_mut().zip(&rows) {
+            dst.copy_from_slice(src);
+        }
+        let (bias, weights) = self.output.to_file_order();
+        p.output_bias = bias;
+        p.output_weights.copy_from_slice(&weights);
+        Some(p)
     }
-}
-
-fn read_dense<const IN: usize>(r: &mut Reader) -> Result<DenseLayer<IN>, NnueError> {
-    let mut biases = [0i32; HIDDEN];
-    r.i32s(&mut biases)?;
-    let weights = r.i8s(IN * HIDDEN)?;
-    Ok(DenseLayer::from_file_order(biases, weights))
 }
 
 impl fmt::Debug for Network {
@@ -416,16 +450,16 @@ mod tests {
 
     #[test]
     fn hashes_match_the_format() {
-        assert_eq!(FEATURE_TRANSFORMER_HASH, 0x5D69_D7B8);
-        assert_eq!(NETWORK_HASH, 0x6333_7156);
-        assert_eq!(ARCHITECTURE_HASH, 0x3E5A_A6EE);
+        let a = Architecture::standard();
+        assert_eq!(FEATURE_TRANSFORMER_HASH, a.transformer_hash());
+        assert_eq!(NETWORK_HASH, a.network_hash());
+        assert_eq!(ARCHITECTURE, a.file_string());
     }
 
     #[test]
     fn parameter_bytes_match_the_known_file_size() {
-        // The standard file with its 189-character architecture string.
-        assert_eq!(ARCHITECTURE.len(), 189);
-        assert_eq!(12 + 189 + PARAMETER_BYTES, 64_217_077);
+        assert_eq!(12 + ARCHITECTURE.len() + PARAMETER_BYTES, 64_217_077);
+        assert_eq!(PARAMETER_BYTES, Architecture::standard().parameter_bytes());
     }
 
     #[test]
@@ -442,6 +476,6 @@ mod tests {
         assert_eq!(bytes.len(), 64_217_077);
         let net = Network::from_bytes(&bytes).unwrap();
         assert_eq!(net.architecture(), ARCHITECTURE);
-        assert!(net.parameters() == p);
+        assert!(net.parameters() == Some(p));
     }
 }

@@ -5,8 +5,8 @@
 //! wrap, and wrapping addition does not care about order.
 
 use super::backend::Backend;
-use super::dims::HALF_DIMENSIONS;
-use super::features::{BONA_ZERO, MAX_ACTIVE, board_bona, feature_index, hand_bona, king_bucket};
+use super::dims::AlignedVec;
+use super::features::{BONA_ZERO, KingView, MAX_ACTIVE, Slot, feature_of, king_bucket};
 use super::network::Network;
 use super::transformer;
 use crate::shogi::{Color, Hand, Piece, PieceType, Position, Square};
@@ -17,9 +17,8 @@ use arrayvec::ArrayVec;
 const MAX_CHANGES: usize = 256;
 
 #[derive(Clone)]
-#[repr(C, align(64))]
 struct Entry {
-    acc: [i16; HALF_DIMENSIONS],
+    acc: AlignedVec<i16>,
     /// The pieces of the cached position, kings included (they are not features, but keeping
     /// them lets the board be compared eight squares at a time).
     board: [Piece; 81],
@@ -30,6 +29,9 @@ struct Entry {
     valid: bool,
 }
 
+/// The cache, for the feature sets whose features are keyed by the own king's square and
+/// change with it (HalfKP, HalfKP_vm); entries are kept per real king square, so that a
+/// mirrored view (HalfKP_vm) is always that of the entry.
 #[derive(Clone)]
 pub(crate) struct RefreshCache {
     /// Index: perspective * 81 + relative king square.
@@ -40,14 +42,7 @@ pub(crate) struct RefreshCache {
 
 impl RefreshCache {
     pub(crate) fn new() -> RefreshCache {
-        let empty = Entry {
-            acc: [0; HALF_DIMENSIONS],
-            board: [Piece::EMPTY; 81],
-            hands: [Hand::EMPTY; 2],
-            empty_slots: 0,
-            valid: false,
-        };
-        RefreshCache { entries: vec![empty; 2 * 81], network_id: 0 }
+        RefreshCache { entries: Vec::new(), network_id: 0 }
     }
 
     /// Writes perspective `p`'s sums for `pos` to `out`. False (and `out` untouched) when `p`
@@ -58,16 +53,26 @@ impl RefreshCache {
         pos: &Position,
         p: Color,
         net: &Network,
-        out: &mut [i16; HALF_DIMENSIONS],
+        out: &mut [i16],
     ) -> bool {
         if self.network_id != net.id {
-            self.entries.iter_mut().for_each(|e| e.valid = false);
+            let empty = Entry {
+                acc: AlignedVec::zeroed(net.arch.half),
+                board: [Piece::EMPTY; 81],
+                hands: [Hand::EMPTY; 2],
+                empty_slots: 0,
+                valid: false,
+            };
+            self.entries = vec![empty; 2 * 81];
             self.network_id = net.id;
         }
+        let set = net.arch.features;
         let Some(king) = king_bucket(pos, p) else { return false };
+        let view = KingView::new(set, king);
+        let feature = |slot| feature_of(set, p, view, slot).expect("a piece of HalfKP or HalfKP_vm");
         let entry = &mut self.entries[p.index() * 81 + king];
         if !entry.valid {
-            entry.acc = net.ft_biases.0;
+            entry.acc.as_mut_slice().copy_from_slice(net.ft_biases.as_slice());
             entry.board = [Piece::EMPTY; 81];
             entry.hands = [Hand::EMPTY; 2];
             entry.empty_slots = 0;
@@ -89,10 +94,10 @@ impl RefreshCache {
                 }
                 let sq = Square::new(i as u8);
                 if is_feature(*then) {
-                    removed.push(feature_index(king, board_bona(p, *then, sq)));
+                    removed.push(feature(Slot::Board(*then, sq)));
                 }
                 if is_feature(now) {
-                    added.push(feature_index(king, board_bona(p, now, sq)));
+                    added.push(feature(Slot::Board(now, sq)));
                 }
                 *then = now;
             }
@@ -107,24 +112,32 @@ impl RefreshCache {
             for pt in PieceType::HAND {
                 let (a, b) = (then.count(pt), now.count(pt));
                 for nth in b..a {
-                    removed.push(feature_index(king, hand_bona(p, owner, pt, nth)));
+                    removed.push(feature(Slot::Hand(owner, pt, nth as u8)));
                 }
                 for nth in a..b {
-                    added.push(feature_index(king, hand_bona(p, owner, pt, nth)));
+                    added.push(feature(Slot::Hand(owner, pt, nth as u8)));
                 }
             }
             entry.hands[owner.index()] = now;
         }
         let empty_slots = MAX_ACTIVE.saturating_sub(pieces) as u8;
+        let zero = view.base + BONA_ZERO as u32;
         for _ in empty_slots..entry.empty_slots {
-            removed.push(feature_index(king, BONA_ZERO));
+            removed.push(zero);
         }
         for _ in entry.empty_slots..empty_slots {
-            added.push(feature_index(king, BONA_ZERO));
+            added.push(zero);
         }
         entry.empty_slots = empty_slots;
-        transformer::update_accumulator(backend, &entry.acc, out, &net.ft_weights, &removed, &added);
-        entry.acc = *out;
+        transformer::update_accumulator(
+            backend,
+            entry.acc.as_slice(),
+            out,
+            net.ft_weights.as_slice(),
+            &removed,
+            &added,
+        );
+        entry.acc.as_mut_slice().copy_from_slice(out);
         true
     }
 }

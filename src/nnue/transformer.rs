@@ -5,73 +5,76 @@
 //! instructions do), and the conversion clamps to 0..=127 either way.
 
 use super::backend::Backend;
-use super::dims::{FeatureRow, HALF_DIMENSIONS};
 
-/// `dst = src - rows[removed...] + rows[added...]` over the 256 outputs.
+/// Outputs updated together: the vector kernels keep this many sums in registers (16 AVX2 or 8
+/// AVX-512 registers) while they add every changed feature's row, then move to the next.
+const TILE: usize = 256;
+/// The narrowest tile, for the rest of a width that is not a multiple of `TILE`.
+const SMALL_TILE: usize = 32;
+
+/// `dst = src - rows[removed...] + rows[added...]`, where row `r` is the `src.len()` outputs at
+/// `weights[r * src.len()..]`. Widths are multiples of 32.
 #[inline]
 pub(crate) fn update_accumulator(
     backend: Backend,
-    src: &[i16; HALF_DIMENSIONS],
-    dst: &mut [i16; HALF_DIMENSIONS],
-    rows: &[FeatureRow],
+    src: &[i16],
+    dst: &mut [i16],
+    weights: &[i16],
     removed: &[u32],
     added: &[u32],
 ) {
+    let half = src.len();
+    assert!(dst.len() == half && half.is_multiple_of(SMALL_TILE));
     #[cfg(target_arch = "x86_64")]
     {
+        let rows = weights.len() / half;
+        assert!(removed.iter().chain(added).all(|&r| (r as usize) < rows), "feature row out of range");
         if let Backend::Avx512Vnni(_) = backend {
-            // SAFETY: an `Avx512VnniSupport` exists only when the CPU reported AVX-512 F and BW.
-            return unsafe { avx512::update_accumulator(src, dst, rows, removed, added) };
+            // SAFETY: an `Avx512VnniSupport` exists only when the CPU reported AVX-512 F and
+            // BW; every row index is below `rows` (asserted above).
+            return unsafe { avx512::update(src, dst, weights, removed, added) };
         }
         if backend.avx2_support().is_some() {
-            // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2.
-            return unsafe { avx2::update_accumulator(src, dst, rows, removed, added) };
+            // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2; row indices as
+            // above.
+            return unsafe { avx2::update(src, dst, weights, removed, added) };
         }
     }
-    scalar_update_accumulator(src, dst, rows, removed, added)
+    scalar_update_accumulator(src, dst, weights, removed, added)
 }
 
-fn scalar_update_accumulator(
-    src: &[i16; HALF_DIMENSIONS],
-    dst: &mut [i16; HALF_DIMENSIONS],
-    rows: &[FeatureRow],
-    removed: &[u32],
-    added: &[u32],
-) {
-    *dst = *src;
+fn scalar_update_accumulator(src: &[i16], dst: &mut [i16], weights: &[i16], removed: &[u32], added: &[u32]) {
+    let half = src.len();
+    dst.copy_from_slice(src);
     for &r in removed {
-        let row = &rows[r as usize].0;
+        let row = &weights[r as usize * half..][..half];
         for (d, w) in dst.iter_mut().zip(row) {
             *d = d.wrapping_sub(*w);
         }
     }
     for &a in added {
-        let row = &rows[a as usize].0;
+        let row = &weights[a as usize * half..][..half];
         for (d, w) in dst.iter_mut().zip(row) {
             *d = d.wrapping_add(*w);
         }
     }
 }
 
-/// Converts the two accumulators (side to move's first) to the 512 inputs of the first layer,
-/// each clamped to 0..=127.
+/// Converts the two accumulators (side to move's first) to the first layer's inputs, each
+/// clamped to 0..=127 (`out` holds both halves).
 #[inline]
-pub(crate) fn transform(
-    backend: Backend,
-    us: &[i16; HALF_DIMENSIONS],
-    them: &[i16; HALF_DIMENSIONS],
-    out: &mut [u8; 2 * HALF_DIMENSIONS],
-) {
+pub(crate) fn transform(backend: Backend, us: &[i16], them: &[i16], out: &mut [u8]) {
+    debug_assert!(us.len() == them.len() && out.len() == 2 * us.len());
     #[cfg(target_arch = "x86_64")]
-    if backend.avx2_support().is_some() {
+    if backend.avx2_support().is_some() && us.len().is_multiple_of(32) {
         // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2.
         return unsafe { avx2::transform(us, them, out) };
     }
     scalar_transform(us, them, out)
 }
 
-fn scalar_transform(us: &[i16; HALF_DIMENSIONS], them: &[i16; HALF_DIMENSIONS], out: &mut [u8; 2 * HALF_DIMENSIONS]) {
-    let (first, second) = out.split_at_mut(HALF_DIMENSIONS);
+fn scalar_transform(us: &[i16], them: &[i16], out: &mut [u8]) {
+    let (first, second) = out.split_at_mut(us.len());
     for (o, &v) in first.iter_mut().zip(us) {
         *o = v.clamp(0, 127) as u8;
     }
@@ -80,44 +83,80 @@ fn scalar_transform(us: &[i16; HALF_DIMENSIONS], them: &[i16; HALF_DIMENSIONS], 
     }
 }
 
-/// `update_accumulator` for one vector width: `$lanes` i16 per vector, so 256 / `$lanes`
-/// registers hold the accumulator (16 ymm or 8 zmm) and weight rows are read as memory
-/// operands. Written once for the AVX2 and AVX-512 backends.
+/// The update for one vector width: `$lanes` i16 per vector; a tile of `N` outputs (at `start`
+/// of each row of `half`) is held in `N / $lanes` registers while every changed row is added,
+/// and weight rows are read as memory operands. Written once for the AVX2 and AVX-512 backends.
 #[cfg(target_arch = "x86_64")]
 macro_rules! update_kernel {
     ($features:literal, $vec:ty, $lanes:literal, $zero:ident, $load:ident, $store:ident, $add:ident, $sub:ident) => {
+        /// The whole update, tile by tile (the standard width is one tile).
+        ///
+        /// # Safety
+        /// The CPU has the kernel's features, `src` and `dst` hold the same multiple of 32
+        /// values, and every row index is below `weights.len() / src.len()`.
         #[target_feature(enable = $features)]
-        pub(super) fn update_accumulator(
-            src: &[i16; HALF_DIMENSIONS],
-            dst: &mut [i16; HALF_DIMENSIONS],
-            rows: &[FeatureRow],
+        pub(super) unsafe fn update(src: &[i16], dst: &mut [i16], weights: &[i16], removed: &[u32], added: &[u32]) {
+            let half = src.len();
+            if half == super::TILE {
+                // SAFETY: the caller's contract, with one tile of the whole width.
+                return unsafe { update_tile::<{ super::TILE }>(src, dst, weights, half, 0, removed, added) };
+            }
+            let mut start = 0;
+            while start < half {
+                let n = if half - start >= super::TILE { super::TILE } else { super::SMALL_TILE };
+                let (s, d) = (&src[start..start + n], &mut dst[start..start + n]);
+                // SAFETY: the caller's contract; `start + n <= half`.
+                unsafe {
+                    if n == super::TILE {
+                        update_tile::<{ super::TILE }>(s, d, weights, half, start, removed, added)
+                    } else {
+                        update_tile::<{ super::SMALL_TILE }>(s, d, weights, half, start, removed, added)
+                    }
+                }
+                start += n;
+            }
+        }
+
+        /// # Safety
+        /// The CPU has the kernel's features, `src` and `dst` hold `N` values, and every row
+        /// index `r` has `weights[r * half + start..][..N]` in bounds.
+        #[inline]
+        #[target_feature(enable = $features)]
+        unsafe fn update_tile<const N: usize>(
+            src: &[i16],
+            dst: &mut [i16],
+            weights: &[i16],
+            half: usize,
+            start: usize,
             removed: &[u32],
             added: &[u32],
         ) {
-            const VECTORS: usize = HALF_DIMENSIONS / $lanes;
-            let mut acc: [$vec; VECTORS] = [$zero(); VECTORS];
+            const { assert!(N % $lanes == 0 && N / $lanes <= 16) };
+            let mut acc: [$vec; 16] = [$zero(); 16];
+            let acc = &mut acc[..N / $lanes];
+            assert!(src.len() == N && dst.len() == N);
             for (k, a) in acc.iter_mut().enumerate() {
-                // SAFETY: reads `$lanes` i16 at k * `$lanes`, inside the 256 of `src`.
+                // SAFETY: reads `$lanes` i16 at k * `$lanes` < N, inside `src`.
                 *a = unsafe { $load(src.as_ptr().add(k * $lanes).cast()) };
             }
             for &r in removed {
-                let row = &rows[r as usize].0;
+                let row = weights.as_ptr().wrapping_add(r as usize * half + start);
                 for (k, a) in acc.iter_mut().enumerate() {
-                    // SAFETY: reads `$lanes` i16 at k * `$lanes`, inside the row's 256.
-                    let w = unsafe { $load(row.as_ptr().add(k * $lanes).cast()) };
+                    // SAFETY: the row's N values are in bounds (the caller's contract).
+                    let w = unsafe { $load(row.add(k * $lanes).cast()) };
                     *a = $sub(*a, w);
                 }
             }
             for &r in added {
-                let row = &rows[r as usize].0;
+                let row = weights.as_ptr().wrapping_add(r as usize * half + start);
                 for (k, a) in acc.iter_mut().enumerate() {
-                    // SAFETY: reads `$lanes` i16 at k * `$lanes`, inside the row's 256.
-                    let w = unsafe { $load(row.as_ptr().add(k * $lanes).cast()) };
+                    // SAFETY: as above.
+                    let w = unsafe { $load(row.add(k * $lanes).cast()) };
                     *a = $add(*a, w);
                 }
             }
             for (k, a) in acc.iter().enumerate() {
-                // SAFETY: writes `$lanes` i16 at k * `$lanes`, inside the 256 of `dst`.
+                // SAFETY: writes `$lanes` i16 at k * `$lanes` < N, inside `dst`.
                 unsafe { $store(dst.as_mut_ptr().add(k * $lanes).cast(), *a) };
             }
         }
@@ -126,7 +165,6 @@ macro_rules! update_kernel {
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{FeatureRow, HALF_DIMENSIONS};
     use std::arch::x86_64::*;
 
     update_kernel!(
@@ -140,16 +178,16 @@ mod avx2 {
         _mm256_sub_epi16
     );
 
+    /// # Safety
+    /// The CPU has AVX2; `us` and `them` hold a multiple of 32 values, `out` twice as many.
     #[target_feature(enable = "avx2")]
-    pub(super) fn transform(
-        us: &[i16; HALF_DIMENSIONS],
-        them: &[i16; HALF_DIMENSIONS],
-        out: &mut [u8; 2 * HALF_DIMENSIONS],
-    ) {
+    pub(super) unsafe fn transform(us: &[i16], them: &[i16], out: &mut [u8]) {
+        let half = us.len();
+        assert!(them.len() == half && out.len() == 2 * half && half.is_multiple_of(32));
         let zero = _mm256_setzero_si256();
-        for (half, acc) in [us, them].into_iter().enumerate() {
-            for j in 0..HALF_DIMENSIONS / 32 {
-                // SAFETY: reads 32 i16 at j * 32 < 256, inside the accumulator.
+        for (h, acc) in [us, them].into_iter().enumerate() {
+            for j in 0..half / 32 {
+                // SAFETY: reads 32 i16 at j * 32 < half, inside the accumulator.
                 let (a, b) = unsafe {
                     (
                         _mm256_loadu_si256(acc.as_ptr().add(j * 32).cast()),
@@ -160,17 +198,16 @@ mod avx2 {
                 let packed = _mm256_max_epi8(_mm256_packs_epi16(a, b), zero);
                 // packs works per 128-bit lane; put the four 8-byte groups back in order.
                 let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
-                // SAFETY: writes 32 bytes at half * 256 + j * 32 < 512, inside `out`.
-                unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(half * HALF_DIMENSIONS + j * 32).cast(), ordered) };
+                // SAFETY: writes 32 bytes at h * half + j * 32 < 2 * half, inside `out`.
+                unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(h * half + j * 32).cast(), ordered) };
             }
         }
     }
 }
 
-/// The accumulator update in 512-bit vectors: 8 registers hold the 256 sums.
+/// The accumulator update in 512-bit vectors: 8 registers hold a tile of 256 sums.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{FeatureRow, HALF_DIMENSIONS};
     use std::arch::x86_64::*;
 
     update_kernel!(

@@ -46,7 +46,7 @@ fn reference() -> Vec<(Position, i32)> {
         .collect()
 }
 
-fn backends() -> Vec<Backend> {
+pub(crate) fn backends() -> Vec<Backend> {
     let b = Backend::available();
     if b.len() == 1 {
         eprintln!("this CPU has no AVX2: only the scalar backend is tested");
@@ -55,21 +55,21 @@ fn backends() -> Vec<Backend> {
 }
 
 /// Small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 
-    fn chance(&mut self, percent: u64) -> bool {
+    pub(crate) fn chance(&mut self, percent: u64) -> bool {
         self.next() % 100 < percent
     }
 }
@@ -90,7 +90,7 @@ fn network_header_and_description() {
 #[test]
 fn writing_a_loaded_network_gives_back_its_file() {
     let (raw, net) = fixture();
-    let params = net.parameters();
+    let params = net.parameters().expect("the standard shape");
     assert_eq!(params.architecture, hayate::nnue::ARCHITECTURE);
     assert!(params.to_bytes() == *raw, "the written file differs from the one read");
 }
@@ -115,8 +115,8 @@ fn reference_evaluations_from_scratch() {
 // ----- predecessors: positions one legal move before a reference position -----
 
 /// What kind of move leads from a predecessor to the reference position.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Step {
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) enum Step {
     Drop,
     Capture,
     Promotion,
@@ -178,7 +178,7 @@ fn sfen_of(board: &[Piece; 81], hands: [Hand; 2], side: Color) -> String {
 /// of step: found by taking back a drop, or a board move (with or without promotion, with or
 /// without a capture) of the side that just moved, and kept only if the parser accepts `q`,
 /// `m` is legal in `q`, and playing it gives `target`'s key.
-fn predecessors(target: &Position) -> Vec<(Position, Move, Step)> {
+pub(crate) fn predecessors(target: &Position) -> Vec<(Position, Move, Step)> {
     let them = target.side_to_move();
     let mover = !them;
     let mut board = [Piece::EMPTY; 81];
@@ -292,7 +292,7 @@ fn reference_evaluations_after_an_incremental_step() {
 
 // ----- incremental updates against recomputation -----
 
-fn start_positions() -> Vec<Position> {
+pub(crate) fn start_positions() -> Vec<Position> {
     let mut v: Vec<Position> = load_jsonl("random_positions_public.jsonl")
         .iter()
         .filter_map(|r| Position::from_sfen(r["sfen"].as_str()?).ok())
@@ -312,22 +312,21 @@ fn start_positions() -> Vec<Position> {
 }
 
 #[derive(Default, Debug)]
-struct Counts {
-    plies: usize,
-    drops: usize,
-    captures: usize,
-    promotions: usize,
-    king_moves: usize,
-    nulls: usize,
-    undos: usize,
-    lazy_checks: usize,
+pub(crate) struct Counts {
+    pub(crate) plies: usize,
+    pub(crate) drops: usize,
+    pub(crate) captures: usize,
+    pub(crate) promotions: usize,
+    pub(crate) king_moves: usize,
+    pub(crate) nulls: usize,
+    pub(crate) undos: usize,
+    pub(crate) lazy_checks: usize,
 }
 
 /// Random walk: random legal moves, some undone, some null moves; one stack evaluates at every
 /// node, a second only at random nodes (so its updates span several plies). Both are compared
 /// with a recomputation from scratch wherever they evaluate.
-fn walk(backend: Backend, plies: usize, seed: u64) -> Counts {
-    let net = net();
+pub(crate) fn walk(net: &Network, backend: Backend, plies: usize, seed: u64) -> Counts {
     let starts = start_positions();
     let mut rng = Rng(seed);
     let mut counts = Counts::default();
@@ -416,7 +415,7 @@ fn walk(backend: Backend, plies: usize, seed: u64) -> Counts {
 fn incremental_updates_equal_recomputation() {
     let _cpu = crate::common::shared();
     let backend = Backend::detect();
-    let c = walk(backend, 100_000, 0x9E37_79B9_7F4A_7C15);
+    let c = walk(net(), backend, 100_000, 0x9E37_79B9_7F4A_7C15);
     eprintln!("{} walk: {c:?}", backend.name());
     for (what, n) in [
         ("drops", c.drops),
@@ -436,7 +435,7 @@ fn other_backends_walk_agrees_too() {
     let _cpu = crate::common::shared();
     // Shorter walks on the other paths (the long one runs on the detected backend).
     for backend in backends().into_iter().filter(|&b| b != Backend::detect()) {
-        let c = walk(backend, 10_000, 12345);
+        let c = walk(net(), backend, 10_000, 12345);
         assert!(c.captures > 100 && c.drops > 100 && c.king_moves > 100, "{}: {c:?}", backend.name());
     }
 }

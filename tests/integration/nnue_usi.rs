@@ -81,7 +81,13 @@ fn the_eval_command_prints_the_reference_evaluations() {
     e.send(&format!("setoption name EvalDir value {}", dir.display()));
     let msgs = ready(&mut e);
     assert_eq!(msgs.len(), 1, "{msgs:?}");
-    assert!(msgs[0].starts_with(&format!("info string NNUE {}: 64217077 bytes", dir.join("nn.bin").display())));
+    assert!(
+        msgs[0].starts_with(&format!(
+            "info string NNUE {}: halfkp_256x2-32-32, 64217077 bytes",
+            dir.join("nn.bin").display()
+        )),
+        "{msgs:?}"
+    );
     assert!(msgs[0].contains("Features=HalfKP(Friend)[125388->256x2]"), "{msgs:?}");
     let kernels = format!(", kernels {}", hayate::nnue::Backend::detect().name());
     assert!(msgs[0].ends_with(&kernels), "{msgs:?}");
@@ -97,7 +103,10 @@ fn the_eval_command_prints_the_reference_evaluations() {
     e.send("setoption name FV_SCALE value 16");
     e.send("setoption name EvalDir value <empty>");
     let msgs = ready(&mut e);
-    assert!(msgs.len() == 1 && msgs[0].starts_with("info string NNUE built-in network: 64217077 bytes"), "{msgs:?}");
+    assert!(
+        msgs.len() == 1 && msgs[0].starts_with("info string NNUE built-in network: halfkp_256x2-32-32, 64217077 bytes"),
+        "{msgs:?}"
+    );
     assert_eq!(eval_of(&mut e, &sfen), hayate_eval(&["--built-in-network", "true"], &sfen));
     e.send("setoption name BuiltInNetwork value false");
     assert!(ready(&mut e).is_empty());
