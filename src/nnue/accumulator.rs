@@ -115,6 +115,11 @@ struct Node {
     /// What the move into this node changed (a null move changes nothing).
     changes: [PieceChange; 2],
     num_changes: u8,
+    /// HalfKPE9: the active features of each perspective at this node, once listed (its
+    /// features change with the attacks, not only with the moved pieces, so a node is brought
+    /// up to date by the difference of two lists).
+    lists: Box<[features::E9Features; 2]>,
+    listed: bool,
 }
 
 impl Node {
@@ -126,6 +131,8 @@ impl Node {
             king: [0; 2],
             changes: [PieceChange::default(); 2],
             num_changes: 0,
+            lists: Box::default(),
+            listed: false,
         }
     }
 }
@@ -205,6 +212,7 @@ impl AccumulatorStack {
         node.computed = [false; 2];
         node.king_moved = [true; 2];
         node.num_changes = 0;
+        node.listed = false;
         for p in Color::ALL {
             node.king[p.index()] = features::king_bucket(root, p).unwrap_or(0) as u16;
         }
@@ -227,6 +235,7 @@ impl AccumulatorStack {
         node.king_moved = [false; 2];
         node.king = king;
         node.num_changes = 0;
+        node.listed = false;
         node
     }
 
@@ -308,6 +317,7 @@ impl AccumulatorStack {
             let half = net.arch.half;
             for node in &mut self.nodes {
                 node.computed = [false; 2];
+                node.listed = false;
                 if node.acc.half() != half {
                     node.acc = Accumulator::zeroed(half);
                 }
@@ -328,18 +338,19 @@ impl AccumulatorStack {
             return;
         }
         debug_assert_eq!(Some(self.nodes[top].king[pi] as usize), features::king_bucket(pos, p));
-        // HalfKPE9's features change with the attacks on every piece: no update by moves.
-        let by_moves = self.features != FeatureSet::HalfKpE9;
+        if self.features == FeatureSet::HalfKpE9 {
+            return self.bring_up_to_date_by_lists(p, pos, net);
+        }
         let refresh_on_king_move = self.features.refresh_on_king_move();
         // Nearest computed ancestor reachable without crossing a move of p's king (where that
         // changes all of p's features).
         let mut i = top;
         let source = loop {
             let node = &self.nodes[i];
-            if node.computed[pi] && by_moves {
+            if node.computed[pi] {
                 break Some(i);
             }
-            if i == 0 || !by_moves || (refresh_on_king_move && node.king_moved[pi]) {
+            if i == 0 || (refresh_on_king_move && node.king_moved[pi]) {
                 break None;
             }
             i -= 1;
@@ -354,7 +365,7 @@ impl AccumulatorStack {
                 let backend = self.backend;
                 let node = &mut self.nodes[top];
                 let out = node.acc.values_mut(p);
-                let done = if self.features.refresh_on_king_move() && by_moves {
+                let done = if refresh_on_king_move {
                     self.refresh_cache.refresh(backend, pos, p, net, out)
                 } else {
                     refresh_from_biases(backend, pos, p, net, out).is_some()
@@ -366,6 +377,73 @@ impl AccumulatorStack {
                 node.computed[pi] = true;
             }
         }
+    }
+
+    /// `bring_up_to_date` for HalfKPE9: the node's features are listed (both perspectives at
+    /// once), and the sums follow from the nearest computed ancestor's (without a move of p's
+    /// king between) by the features that differ, or from the biases.
+    fn bring_up_to_date_by_lists(&mut self, p: Color, pos: &Position, net: &Network) {
+        let pi = p.index();
+        let top = self.len - 1;
+        let backend = self.backend;
+        if !self.nodes[top].listed {
+            let node = &mut self.nodes[top];
+            if features::e9_features(pos, &mut node.lists).is_none() {
+                // Only if the caller passes a position other than the stack's: stay defined.
+                *node.lists = Default::default();
+            }
+            node.listed = true;
+        }
+        let mut i = top;
+        let source = loop {
+            let node = &self.nodes[i];
+            if i != top && node.computed[pi] && node.listed {
+                break Some(i);
+            }
+            if i == 0 || node.king_moved[pi] {
+                break None;
+            }
+            i -= 1;
+        };
+        let (before, after) = self.nodes.split_at_mut(top);
+        let node = &mut after[0];
+        let mut removed = arrayvec::ArrayVec::<u32, { 2 * features::MAX_FEATURES }>::new();
+        let mut added = arrayvec::ArrayVec::<u32, { 2 * features::MAX_FEATURES }>::new();
+        let now = &node.lists[pi];
+        let from_ancestor = source.is_some_and(|s| {
+            let then = &before[s].lists[pi];
+            // Nine squares at a time: most of the board is as it was.
+            for (was, is) in then.board.chunks_exact(9).zip(now.board.chunks_exact(9)) {
+                if was == is {
+                    continue;
+                }
+                for (&a, &b) in was.iter().zip(is) {
+                    if a != b {
+                        if a != features::NO_FEATURE {
+                            removed.push(a);
+                        }
+                        if b != features::NO_FEATURE {
+                            added.push(b);
+                        }
+                    }
+                }
+            }
+            multiset_difference(&then.rest, &now.rest, &mut removed, &mut added);
+            removed.len() + added.len() < features::MAX_ACTIVE
+        });
+        let weights = net.ft_weights.as_slice();
+        match source {
+            Some(s) if from_ancestor => {
+                let src = before[s].acc.values(p);
+                transformer::update_accumulator(backend, src, node.acc.values_mut(p), weights, &removed, &added);
+            }
+            _ => {
+                let all: arrayvec::ArrayVec<u32, { 2 * features::MAX_FEATURES }> = now.all().collect();
+                let biases = net.ft_biases.as_slice();
+                transformer::update_accumulator(backend, biases, node.acc.values_mut(p), weights, &[], &all);
+            }
+        }
+        node.computed[pi] = true;
     }
 
     /// Computes perspective `p` of node `j` from node `j - 1` and the changes between them.
@@ -394,5 +472,32 @@ impl AccumulatorStack {
             &added,
         );
         node.computed[pi] = true;
+    }
+}
+
+/// What turns the multiset `from` into `to`: `removed` gets what `from` has more of, `added`
+/// what `to` has more of (both lists unsorted, short).
+fn multiset_difference<const N: usize>(
+    from: &[u32],
+    to: &[u32],
+    removed: &mut arrayvec::ArrayVec<u32, N>,
+    added: &mut arrayvec::ArrayVec<u32, N>,
+) {
+    let mut a: arrayvec::ArrayVec<u32, { features::MAX_FEATURES }> = from.iter().copied().collect();
+    let mut b: arrayvec::ArrayVec<u32, { features::MAX_FEATURES }> = to.iter().copied().collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        if j == b.len() || (i < a.len() && a[i] < b[j]) {
+            removed.push(a[i]);
+            i += 1;
+        } else if i == a.len() || b[j] < a[i] {
+            added.push(b[j]);
+            j += 1;
+        } else {
+            i += 1;
+            j += 1;
+        }
     }
 }

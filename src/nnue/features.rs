@@ -249,8 +249,9 @@ pub(crate) fn king_view(set: FeatureSet, pos: &Position, perspective: Color) -> 
 /// perspective) + min(2, attackers of the other side).
 #[inline]
 fn attack_bucket(pos: &Position, perspective: Color, sq: Square) -> u32 {
-    let ours = pos.attackers_to(perspective, sq).count().min(2);
-    let theirs = pos.attackers_to(!perspective, sq).count().min(2);
+    let attackers = pos.attackers_to_both(sq, pos.occupied());
+    let ours = (attackers & pos.pieces_of(perspective)).count().min(2);
+    let theirs = (attackers & pos.pieces_of(!perspective)).count().min(2);
     3 * ours + theirs
 }
 
@@ -286,6 +287,78 @@ pub fn active_features_of(set: FeatureSet, pos: &Position, perspective: Color) -
         }
     }
     Some(out)
+}
+
+/// HalfKPE9's active features of one perspective, kept by where they come from so that two
+/// positions' features are compared square by square instead of by sorting.
+#[derive(Clone, Debug)]
+pub(crate) struct E9Features {
+    /// The feature of the piece on each square (`NO_FEATURE` where no non-king piece stands).
+    pub(crate) board: [u32; 81],
+    /// The features of the pieces in hand and of the empty slots (attack bucket 0).
+    pub(crate) rest: ArrayVec<u32, MAX_FEATURES>,
+}
+
+/// No feature on this square.
+pub(crate) const NO_FEATURE: u32 = u32::MAX;
+
+impl Default for E9Features {
+    fn default() -> Self {
+        E9Features { board: [NO_FEATURE; 81], rest: ArrayVec::new() }
+    }
+}
+
+impl E9Features {
+    /// Every feature, as `active_features_of` lists them.
+    pub(crate) fn all(&self) -> impl Iterator<Item = u32> + '_ {
+        self.board.iter().copied().filter(|&f| f != NO_FEATURE).chain(self.rest.iter().copied())
+    }
+}
+
+/// HalfKPE9's features of both perspectives (`None` when `can_evaluate` fails). Each piece's
+/// attacks are generated once and counted per square in two bitboards (attacked at least
+/// once, at least twice) per colour.
+pub(crate) fn e9_features(pos: &Position, out: &mut [E9Features; 2]) -> Option<()> {
+    if !can_evaluate(pos) {
+        return None;
+    }
+    let occ = pos.occupied();
+    let (mut once, mut twice) =
+        ([crate::shogi::bitboard::Bitboard::EMPTY; 2], [crate::shogi::bitboard::Bitboard::EMPTY; 2]);
+    for sq in occ {
+        let c = pos.piece_on(sq).color().index();
+        let attacks = pos.attacks_from(sq, occ);
+        twice[c] |= once[c] & attacks;
+        once[c] |= attacks;
+    }
+    let count = |c: Color, sq: Square| once[c.index()].contains(sq) as u32 + twice[c.index()].contains(sq) as u32;
+    let rows = (KING_SQUARES * FE_END) as u32;
+    let kings = pos.pieces_kind(PieceType::King);
+    for p in Color::ALL {
+        let view = king_view(FeatureSet::HalfKpE9, pos, p)?;
+        let e = &mut out[p.index()];
+        e.board = [NO_FEATURE; 81];
+        e.rest.clear();
+        let mut pieces = 0;
+        for sq in occ.and_not(kings) {
+            let f = feature_of(FeatureSet::HalfKpE9, p, view, Slot::Board(pos.piece_on(sq), sq))?;
+            e.board[sq.index()] = (3 * count(p, sq) + count(!p, sq)) * rows + f;
+            pieces += 1;
+        }
+        for owner in Color::ALL {
+            let hand = pos.hand(owner);
+            for pt in PieceType::HAND {
+                for nth in 0..hand.count(pt) {
+                    e.rest.push(feature_of(FeatureSet::HalfKpE9, p, view, Slot::Hand(owner, pt, nth as u8))?);
+                    pieces += 1;
+                }
+            }
+        }
+        for _ in pieces..MAX_ACTIVE {
+            e.rest.push(view.base + BONA_ZERO as u32);
+        }
+    }
+    Some(())
 }
 
 #[cfg(test)]
