@@ -15,7 +15,7 @@ use super::arch::FeatureSet;
 use super::backend::Backend;
 use super::dims::AlignedVec;
 use super::features::{self, KingView, Slot, feature_of, relative_square};
-use super::forward::{DEFAULT_FV_SCALE, scale_output};
+use super::forward::{DEFAULT_FV_SCALE, ForwardBuffers, scale_output};
 use super::network::Network;
 use super::refresh_cache::RefreshCache;
 use super::transformer;
@@ -69,8 +69,10 @@ fn refresh_from_biases(backend: Backend, pos: &Position, p: Color, net: &Network
 impl Network {
     /// Raw output of the network after the dense layers for an accumulator, from the side to
     /// move's point of view (for benchmarks and tests of the layers alone).
+    /// (Its buffers are made for the call; the search's stacks keep theirs.)
     pub fn propagate_accumulator(&self, backend: Backend, acc: &Accumulator, side_to_move: Color) -> i32 {
-        self.propagate(backend, acc.values(side_to_move), acc.values(!side_to_move))
+        let mut buffers = ForwardBuffers::new();
+        self.propagate(backend, acc.values(side_to_move), acc.values(!side_to_move), &mut buffers)
     }
 
     /// Evaluation of `pos` from the side to move's point of view, computed from scratch (no
@@ -154,6 +156,8 @@ pub struct AccumulatorStack {
     features: FeatureSet,
     /// Sums last computed for each king square, to rebuild a perspective after a king move.
     refresh_cache: RefreshCache,
+    /// The forward pass's buffers.
+    buffers: ForwardBuffers,
 }
 
 impl Default for AccumulatorStack {
@@ -183,6 +187,7 @@ impl AccumulatorStack {
             network_id: 0,
             features: FeatureSet::HalfKp,
             refresh_cache: RefreshCache::new(),
+            buffers: ForwardBuffers::new(),
         }
     }
 
@@ -302,9 +307,10 @@ impl AccumulatorStack {
     /// The network output before the division by FV_SCALE.
     pub fn evaluate_raw(&mut self, pos: &Position, net: &Network) -> Option<i32> {
         let backend = self.backend;
-        let acc = self.accumulator(pos, net)?;
+        self.accumulator(pos, net)?;
+        let acc = &self.nodes[self.len - 1].acc;
         let (us, them) = (acc.values(pos.side_to_move()), acc.values(!pos.side_to_move()));
-        Some(net.propagate(backend, us, them))
+        Some(net.propagate(backend, us, them, &mut self.buffers))
     }
 
     /// The current node's accumulator, brought up to date.

@@ -8,11 +8,6 @@ pub const TRANSFORMED_DIMENSIONS: usize = 2 * HALF_DIMENSIONS;
 /// Width of the standard network's two hidden layers.
 pub const HIDDEN: usize = 32;
 
-/// Cache-line alignment for vector loads that never split a line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(C, align(64))]
-pub(crate) struct Aligned<T>(pub(crate) T);
-
 /// One cache line.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]

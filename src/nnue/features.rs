@@ -249,9 +249,10 @@ pub(crate) fn king_view(set: FeatureSet, pos: &Position, perspective: Color) -> 
 /// perspective) + min(2, attackers of the other side).
 #[inline]
 fn attack_bucket(pos: &Position, perspective: Color, sq: Square) -> u32 {
-    let attackers = pos.attackers_to_both(sq, pos.occupied());
-    let ours = (attackers & pos.pieces_of(perspective)).count().min(2);
-    let theirs = (attackers & pos.pieces_of(!perspective)).count().min(2);
+    // (Colour by colour: the search's hot paths inline `attackers_to_both`, and the stack
+    // counts attacks another way, `e9_features`, which this from-scratch path checks.)
+    let ours = pos.attackers_to(perspective, sq).count().min(2);
+    let theirs = pos.attackers_to(!perspective, sq).count().min(2);
     3 * ours + theirs
 }
 

@@ -1,9 +1,9 @@
 //! The forward pass after the accumulators: the transformer's clipped outputs through the
 //! dense layers to the network's output, and the evaluation the reference makes of it.
 
-use super::arch::{MAX_HALF, MAX_HIDDEN, padded_inputs};
+use super::arch::padded_inputs;
 use super::backend::Backend;
-use super::dims::Aligned;
+use super::dims::AlignedVec;
 use super::layers;
 use super::network::Network;
 use super::transformer;
@@ -21,44 +21,62 @@ pub fn scale_output(raw: i32, fv_scale: i32) -> i32 {
     (raw / fv_scale.max(1)).clamp(-MAX_EVAL, MAX_EVAL)
 }
 
+/// The buffers of a forward pass, kept from call to call (each search thread's accumulator
+/// stack holds one), so that no evaluation zeroes or allocates memory.
+#[derive(Clone)]
+pub(crate) struct ForwardBuffers {
+    transformed: AlignedVec<u8>,
+    sums: AlignedVec<i32>,
+    /// Two buffers of layer inputs taking turns; past each layer's outputs they hold zeros up
+    /// to a multiple of 32, the padding the next layer's rows expect.
+    clipped: [AlignedVec<u8>; 2],
+}
+
+impl ForwardBuffers {
+    pub(crate) fn new() -> ForwardBuffers {
+        ForwardBuffers {
+            transformed: AlignedVec::zeroed(0),
+            sums: AlignedVec::zeroed(0),
+            clipped: [AlignedVec::zeroed(0), AlignedVec::zeroed(0)],
+        }
+    }
+
+    /// Makes the buffers large enough for `net`.
+    #[inline]
+    fn fit(&mut self, net: &Network) {
+        let hidden = padded_inputs(net.arch.hidden.iter().copied().max().unwrap_or(0));
+        if self.transformed.len() < 2 * net.arch.half || self.sums.len() < hidden {
+            self.transformed = AlignedVec::zeroed(2 * net.arch.half);
+            self.sums = AlignedVec::zeroed(hidden);
+            self.clipped = [AlignedVec::zeroed(hidden), AlignedVec::zeroed(hidden)];
+        }
+    }
+}
+
 impl Network {
     /// Raw network output (before `scale_output`) from the two accumulators' sums, the side
     /// to move's first.
     #[inline]
-    pub(crate) fn propagate(&self, backend: Backend, us: &[i16], them: &[i16]) -> i32 {
-        // Buffers on the stack only as large as the shape needs: they are zeroed on every
-        // call, and zeroing the widest shape's would cost the standard one a tenth of its time.
-        let narrow = self.arch.hidden.iter().all(|&w| w <= 64);
-        match us.len() {
-            ..=256 if narrow => self.propagate_in::<512, 64>(backend, us, them),
-            ..=512 if narrow => self.propagate_in::<1024, 64>(backend, us, them),
-            ..=1024 if narrow => self.propagate_in::<2048, 64>(backend, us, them),
-            _ => self.propagate_in::<{ 2 * MAX_HALF }, { padded_inputs(MAX_HIDDEN) }>(backend, us, them),
-        }
-    }
-
-    /// `propagate` with room for `T` transformer outputs and `H` outputs of a hidden layer.
-    #[inline(always)]
-    fn propagate_in<const T: usize, const H: usize>(&self, backend: Backend, us: &[i16], them: &[i16]) -> i32 {
+    pub(crate) fn propagate(&self, backend: Backend, us: &[i16], them: &[i16], buffers: &mut ForwardBuffers) -> i32 {
+        buffers.fit(self);
         let half = us.len();
-        let mut transformed = Aligned([0u8; T]);
-        transformer::transform(backend, us, them, &mut transformed.0[..2 * half]);
-        let mut sums = Aligned([0i32; H]);
-        // Two buffers of inputs taking turns, each layer's outputs followed by zeros up to a
-        // multiple of 32, the padding the next layer's rows expect.
-        let (mut a, mut b) = (Aligned([0u8; H]), Aligned([0u8; H]));
-        let (mut current, mut next) = (&mut a.0, &mut b.0);
+        let ForwardBuffers { transformed, sums, clipped } = buffers;
+        let transformed = &mut transformed.as_mut_slice()[..2 * half];
+        transformer::transform(backend, us, them, transformed);
+        let [a, b] = clipped;
+        let (mut current, mut next) = (a.as_mut_slice(), b.as_mut_slice());
+        let sums = sums.as_mut_slice();
         let mut first = true;
         for layer in &self.hidden {
-            let input: &[u8] = if first { &transformed.0[..2 * half] } else { &current[..] };
-            layer.propagate(backend, input, &mut sums.0);
+            let input: &[u8] = if first { transformed } else { current };
+            layer.propagate(backend, input, sums);
             let n = layer.outputs();
-            layers::clipped_relu(backend, &sums.0, next, n);
+            layers::clipped_relu(backend, sums, next, n);
             next[n..padded_inputs(n)].fill(0);
             std::mem::swap(&mut current, &mut next);
             first = false;
         }
-        self.output.propagate(backend, if first { &transformed.0[..2 * half] } else { &current[..] })
+        self.output.propagate(backend, if first { transformed } else { current })
     }
 }
 

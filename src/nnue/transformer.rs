@@ -27,11 +27,12 @@ pub(crate) fn update_accumulator(
     assert!(dst.len() == half && half.is_multiple_of(SMALL_TILE));
     #[cfg(target_arch = "x86_64")]
     {
-        let rows = weights.len() / half;
-        assert!(removed.iter().chain(added).all(|&r| (r as usize) < rows), "feature row out of range");
+        // (No division: this runs at every node.)
+        let in_range = |&r: &u32| (r as usize + 1) * half <= weights.len();
+        assert!(removed.iter().all(in_range) && added.iter().all(in_range), "feature row out of range");
         if let Backend::Avx512Vnni(_) = backend {
             // SAFETY: an `Avx512VnniSupport` exists only when the CPU reported AVX-512 F and
-            // BW; every row index is below `rows` (asserted above).
+            // BW; every row is inside `weights` (asserted above).
             return unsafe { avx512::update(src, dst, weights, removed, added) };
         }
         if backend.avx2_support().is_some() {
