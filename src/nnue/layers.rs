@@ -178,6 +178,9 @@ mod x86 {
 
     /// Most input blocks of a layer (the widest transformer's two halves / 4).
     pub(super) const MAX_BLOCKS: usize = 2 * MAX_HALF / super::BLOCK_INPUTS;
+    /// Input blocks of the standard network's widest layer (512 inputs / 4): its list of
+    /// non-zero blocks lives in an array this small, since the array is zeroed at every call.
+    pub(super) const STANDARD_BLOCKS: usize = 128;
 
     /// For each 8-bit mask, the positions of its set bits, lowest first (padded with zeros).
     pub(super) static NNZ_OFFSETS: [[u16; 8]; 256] = {
@@ -197,13 +200,13 @@ mod x86 {
         t
     };
 
-    /// Writes the indices of the non-zero 4-byte blocks of `input` (a multiple of 32 bytes, at
-    /// most `4 * MAX_BLOCKS`) to `nnz` and returns their number, without a branch per block (so
-    /// that only the caller's loop over the list mispredicts, once).
+    /// Writes the indices of the non-zero 4-byte blocks of `input` (a multiple of 32 bytes) to
+    /// `nnz` (room for `input.len() / 4` of them) and returns their number, without a branch
+    /// per block (so that only the caller's loop over the list mispredicts, once).
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn nonzero_blocks(input: &[u8], nnz: &mut [u16; MAX_BLOCKS]) -> usize {
-        assert!(input.len().is_multiple_of(32) && input.len() / super::BLOCK_INPUTS <= MAX_BLOCKS);
+    pub(super) fn nonzero_blocks(input: &[u8], nnz: &mut [u16]) -> usize {
+        assert!(input.len().is_multiple_of(32) && input.len() / super::BLOCK_INPUTS <= nnz.len());
         let zero = _mm256_setzero_si256();
         let mut count = 0;
         for g in 0..input.len() / 32 {
@@ -217,7 +220,7 @@ mod x86 {
                 unsafe { _mm_loadu_si128(NNZ_OFFSETS[mask].as_ptr().cast()) },
             );
             // SAFETY: count <= g * 8, so the 8 entries written end at most at
-            // g * 8 + 8 <= len / 4 <= MAX_BLOCKS (asserted above).
+            // g * 8 + 8 <= len / 4 <= nnz.len() (asserted above).
             unsafe { _mm_storeu_si128(nnz.as_mut_ptr().add(count).cast(), indices) };
             count += mask.count_ones() as usize;
         }
@@ -255,7 +258,7 @@ macro_rules! affine_kernels {
     ($name:ident, $features:literal, $dot4:item) => {
         mod $name {
             use super::BLOCK_INPUTS;
-            use super::x86::{MAX_BLOCKS, nonzero_blocks};
+            use super::x86::{MAX_BLOCKS, STANDARD_BLOCKS, nonzero_blocks};
             use std::arch::x86_64::*;
 
             $dot4
@@ -272,8 +275,15 @@ macro_rules! affine_kernels {
                 assert!(blocks.len() == input.len() * outputs);
                 // Only blocks with a non-zero input contribute (the input is the clipped
                 // transformer output, often sparse).
-                let mut nnz = [0u16; MAX_BLOCKS];
-                let count = nonzero_blocks(input, &mut nnz);
+                let (mut small, mut large);
+                let nnz: &mut [u16] = if input.len() / BLOCK_INPUTS <= STANDARD_BLOCKS {
+                    small = [0u16; STANDARD_BLOCKS];
+                    &mut small
+                } else {
+                    large = [0u16; MAX_BLOCKS];
+                    &mut large
+                };
+                let count = nonzero_blocks(input, nnz);
                 let nnz = &nnz[..count];
                 let mut start = 0;
                 while start < outputs {
@@ -420,7 +430,7 @@ affine_kernels!(
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use super::BLOCK_INPUTS;
-    use super::x86::{MAX_BLOCKS, nonzero_blocks};
+    use super::x86::{MAX_BLOCKS, STANDARD_BLOCKS, nonzero_blocks};
     use std::arch::x86_64::*;
 
     /// `out = biases + W * input` for a multiple of 32 outputs.
@@ -432,8 +442,15 @@ mod avx512 {
         let outputs = biases.len();
         assert!(outputs.is_multiple_of(32) && out.len() == outputs);
         assert!(blocks.len() == input.len() * outputs);
-        let mut nnz = [0u16; MAX_BLOCKS];
-        let count = nonzero_blocks(input, &mut nnz);
+        let (mut small, mut large);
+        let nnz: &mut [u16] = if input.len() / BLOCK_INPUTS <= STANDARD_BLOCKS {
+            small = [0u16; STANDARD_BLOCKS];
+            &mut small
+        } else {
+            large = [0u16; MAX_BLOCKS];
+            &mut large
+        };
+        let count = nonzero_blocks(input, nnz);
         let nnz = &nnz[..count];
         for start in (0..outputs).step_by(32) {
             // SAFETY: reads 16 i32 at start and start + 16 < outputs.

@@ -104,8 +104,8 @@ tunables! {
     /// Quiescence: delta pruning margin over the captured piece's value.
     qs_delta_margin = 200;
     /// History update bonus: `min(HISTORY_BONUS_MUL * depth * depth, HISTORY_BONUS_MAX)`.
-    history_bonus_mul = 16;
-    history_bonus_max = 1600;
+    history_bonus_mul = 32;
+    history_bonus_max = 4000;
     /// Internal iterative reduction: depth from which a node without a TT move is searched
     /// one ply shallower.
     iir_depth = 5;
