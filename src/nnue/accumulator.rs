@@ -69,10 +69,14 @@ fn refresh_from_biases(backend: Backend, pos: &Position, p: Color, net: &Network
 impl Network {
     /// Raw output of the network after the dense layers for an accumulator, from the side to
     /// move's point of view (for benchmarks and tests of the layers alone).
-    /// (Its buffers are made for the call; the search's stacks keep theirs.)
+    /// (Its buffers are the calling thread's; the search's stacks keep their own.)
     pub fn propagate_accumulator(&self, backend: Backend, acc: &Accumulator, side_to_move: Color) -> i32 {
-        let mut buffers = ForwardBuffers::new();
-        self.propagate(backend, acc.values(side_to_move), acc.values(!side_to_move), &mut buffers)
+        thread_local! {
+            static BUFFERS: std::cell::RefCell<ForwardBuffers> = std::cell::RefCell::new(ForwardBuffers::new());
+        }
+        BUFFERS.with_borrow_mut(|buffers| {
+            self.propagate(backend, acc.values(side_to_move), acc.values(!side_to_move), buffers)
+        })
     }
 
     /// Evaluation of `pos` from the side to move's point of view, computed from scratch (no

@@ -98,9 +98,12 @@ macro_rules! update_kernel {
         #[target_feature(enable = $features)]
         pub(super) unsafe fn update(src: &[i16], dst: &mut [i16], weights: &[i16], removed: &[u32], added: &[u32]) {
             let half = src.len();
+            // Tiles as whole numbers of registers: `TILE_VECTORS` x `$lanes` = `TILE`.
+            const TILE_VECTORS: usize = super::TILE / $lanes;
+            const SMALL_VECTORS: usize = super::SMALL_TILE / $lanes;
             if half == super::TILE {
                 // SAFETY: the caller's contract, with one tile of the whole width.
-                return unsafe { update_tile::<{ super::TILE }>(src, dst, weights, half, 0, removed, added) };
+                return unsafe { update_tile::<TILE_VECTORS>(src, dst, weights, half, 0, removed, added) };
             }
             let mut start = 0;
             while start < half {
@@ -109,21 +112,24 @@ macro_rules! update_kernel {
                 // SAFETY: the caller's contract; `start + n <= half`.
                 unsafe {
                     if n == super::TILE {
-                        update_tile::<{ super::TILE }>(s, d, weights, half, start, removed, added)
+                        update_tile::<TILE_VECTORS>(s, d, weights, half, start, removed, added)
                     } else {
-                        update_tile::<{ super::SMALL_TILE }>(s, d, weights, half, start, removed, added)
+                        update_tile::<SMALL_VECTORS>(s, d, weights, half, start, removed, added)
                     }
                 }
                 start += n;
             }
         }
 
+        /// One tile of `V` registers (`V x $lanes` outputs, `N` below), kept in an array of
+        /// exactly that many so that it stays in registers.
+        ///
         /// # Safety
         /// The CPU has the kernel's features, `src` and `dst` hold `N` values, and every row
         /// index `r` has `weights[r * half + start..][..N]` in bounds.
         #[inline]
         #[target_feature(enable = $features)]
-        unsafe fn update_tile<const N: usize>(
+        unsafe fn update_tile<const V: usize>(
             src: &[i16],
             dst: &mut [i16],
             weights: &[i16],
@@ -132,10 +138,9 @@ macro_rules! update_kernel {
             removed: &[u32],
             added: &[u32],
         ) {
-            const { assert!(N % $lanes == 0 && N / $lanes <= 16) };
-            let mut acc: [$vec; 16] = [$zero(); 16];
-            let acc = &mut acc[..N / $lanes];
-            assert!(src.len() == N && dst.len() == N);
+            let n = V * $lanes;
+            let mut acc: [$vec; V] = [$zero(); V];
+            assert!(src.len() == n && dst.len() == n);
             for (k, a) in acc.iter_mut().enumerate() {
                 // SAFETY: reads `$lanes` i16 at k * `$lanes` < N, inside `src`.
                 *a = unsafe { $load(src.as_ptr().add(k * $lanes).cast()) };
