@@ -166,7 +166,7 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&format!("nnue layers ({name})"), |b| {
             b.iter(|| {
                 i = (i + 1) % cases.len();
-                black_box(net.propagate_accumulator(backend, &accumulators[i], cases[i].0.side_to_move()))
+                black_box(net.propagate_accumulator(backend, &accumulators[i], cases[i].0.side_to_move(), 0))
             })
         });
     }

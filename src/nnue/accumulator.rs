@@ -70,12 +70,13 @@ impl Network {
     /// Raw output of the network after the dense layers for an accumulator, from the side to
     /// move's point of view (for benchmarks and tests of the layers alone).
     /// (Its buffers are the calling thread's; the search's stacks keep their own.)
-    pub fn propagate_accumulator(&self, backend: Backend, acc: &Accumulator, side_to_move: Color) -> i32 {
+    /// `stack`: the layer stack (0 for classic networks; `layer_stack` of the position).
+    pub fn propagate_accumulator(&self, backend: Backend, acc: &Accumulator, side_to_move: Color, stack: usize) -> i32 {
         thread_local! {
             static BUFFERS: std::cell::RefCell<ForwardBuffers> = std::cell::RefCell::new(ForwardBuffers::new());
         }
         BUFFERS.with_borrow_mut(|buffers| {
-            self.propagate(backend, acc.values(side_to_move), acc.values(!side_to_move), buffers)
+            self.propagate(backend, acc.values(side_to_move), acc.values(!side_to_move), stack, buffers)
         })
     }
 
@@ -89,7 +90,8 @@ impl Network {
     /// `evaluate` with a chosen backend.
     pub fn evaluate_with(&self, backend: Backend, pos: &Position, fv_scale: i32) -> Option<i32> {
         let acc = Accumulator::refreshed(backend, pos, self)?;
-        Some(scale_output(self.propagate_accumulator(backend, &acc, pos.side_to_move()), fv_scale))
+        let raw = self.propagate_accumulator(backend, &acc, pos.side_to_move(), self.layer_stack(pos));
+        Some(scale_output(raw, fv_scale))
     }
 }
 
@@ -123,8 +125,9 @@ struct Node {
     num_changes: u8,
     /// HalfKPE9: the active features of each perspective at this node, once listed (its
     /// features change with the attacks, not only with the moved pieces, so a node is brought
-    /// up to date by the difference of two lists).
-    lists: Box<[features::E9Features; 2]>,
+    /// up to date by the difference of two lists). Allocated at the first use, by HalfKPE9
+    /// networks only.
+    lists: Option<Box<[features::E9Features; 2]>>,
     listed: bool,
 }
 
@@ -137,7 +140,7 @@ impl Node {
             king: [0; 2],
             changes: [PieceChange::default(); 2],
             num_changes: 0,
-            lists: Box::default(),
+            lists: None,
             listed: false,
         }
     }
@@ -314,7 +317,7 @@ impl AccumulatorStack {
         self.accumulator(pos, net)?;
         let acc = &self.nodes[self.len - 1].acc;
         let (us, them) = (acc.values(pos.side_to_move()), acc.values(!pos.side_to_move()));
-        Some(net.propagate(backend, us, them, &mut self.buffers))
+        Some(net.propagate(backend, us, them, net.layer_stack(pos), &mut self.buffers))
     }
 
     /// The current node's accumulator, brought up to date.
@@ -398,9 +401,10 @@ impl AccumulatorStack {
         let backend = self.backend;
         if !self.nodes[top].listed {
             let node = &mut self.nodes[top];
-            if features::e9_features(pos, &mut node.lists).is_none() {
+            let lists = node.lists.get_or_insert_with(Box::default);
+            if features::e9_features(pos, lists).is_none() {
                 // Only if the caller passes a position other than the stack's: stay defined.
-                *node.lists = Default::default();
+                **lists = Default::default();
             }
             node.listed = true;
         }
@@ -419,9 +423,10 @@ impl AccumulatorStack {
         let node = &mut after[0];
         let mut removed = arrayvec::ArrayVec::<u32, { 2 * features::MAX_FEATURES }>::new();
         let mut added = arrayvec::ArrayVec::<u32, { 2 * features::MAX_FEATURES }>::new();
-        let now = &node.lists[pi];
+        let now = &node.lists.as_ref().expect("listed above")[pi];
         let from_ancestor = source.is_some_and(|s| {
-            let then = &before[s].lists[pi];
+            let Some(lists) = &before[s].lists else { return false };
+            let then = &lists[pi];
             // Nine squares at a time: most of the board is as it was.
             for (was, is) in then.board.chunks_exact(9).zip(now.board.chunks_exact(9)) {
                 if was == is {

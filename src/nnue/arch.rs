@@ -6,6 +6,10 @@
 //! perspective, both perspectives' outputs concatenated (`InputSlice[2H]`), then affine layers
 //! each followed by a clipped ReLU, and a last affine layer of one output. `halfkp_256x2-32-32`
 //! is `HalfKP`, `H` = 256, hidden widths `[32, 32]`.
+//!
+//! SFNN (`Model::Sfnn`, YaneuraOu's newest format) is another head after the same kind of
+//! transformer: HalfKA_hm2 features, the two halves of each perspective's outputs multiplied
+//! pairwise, and one of nine layer stacks chosen by the kings' ranks (`network`, `forward`).
 
 use std::fmt;
 
@@ -22,13 +26,19 @@ pub enum FeatureSet {
     /// HalfKPE9(Friend): HalfKP once for each of 9 buckets of attack counts on the piece's
     /// square (9 x 81 x 1548 rows).
     HalfKpE9,
+    /// HalfKA_hm2(Friend) (SFNN): the own king, mirrored onto files 1-5 with the board, x
+    /// every piece, kings included (both on one plane of 81): 45 x 1629 rows.
+    HalfKaHm2,
 }
 
 /// BonaPieces of the non-king pieces.
 pub const FE_END: usize = 1548;
+/// HalfKA_hm2's features per king bucket: the BonaPieces, then a king (either) on each square.
+pub const HALF_KA_PLANE: usize = FE_END + 81;
 
 impl FeatureSet {
-    pub const ALL: [FeatureSet; 4] = [FeatureSet::HalfKp, FeatureSet::HalfKpVm, FeatureSet::Kp, FeatureSet::HalfKpE9];
+    pub const ALL: [FeatureSet; 5] =
+        [FeatureSet::HalfKp, FeatureSet::HalfKpVm, FeatureSet::Kp, FeatureSet::HalfKpE9, FeatureSet::HalfKaHm2];
 
     /// The name in the architecture string.
     pub fn file_name(self) -> &'static str {
@@ -37,6 +47,7 @@ impl FeatureSet {
             FeatureSet::HalfKpVm => "HalfKP_vm(Friend)",
             FeatureSet::Kp => "K+P",
             FeatureSet::HalfKpE9 => "HalfKPE9(Friend)",
+            FeatureSet::HalfKaHm2 => "HalfKA_hm2(Friend)",
         }
     }
 
@@ -47,6 +58,7 @@ impl FeatureSet {
             FeatureSet::HalfKpVm => "halfkp_vm",
             FeatureSet::Kp => "kp",
             FeatureSet::HalfKpE9 => "halfkpe9",
+            FeatureSet::HalfKaHm2 => "halfkahm2",
         }
     }
 
@@ -57,6 +69,7 @@ impl FeatureSet {
             FeatureSet::HalfKpVm => 45 * FE_END,
             FeatureSet::Kp => FE_END + 2 * 81,
             FeatureSet::HalfKpE9 => 9 * 81 * FE_END,
+            FeatureSet::HalfKaHm2 => 45 * HALF_KA_PLANE,
         }
     }
 
@@ -70,7 +83,19 @@ impl FeatureSet {
                 let (k, p) = (0xD3CE_E169u32, 0x764C_FB4Bu32);
                 k ^ p.rotate_left(1)
             }
+            // SFNN's transformer has a fixed hash of its own (`transformer_hash`).
+            FeatureSet::HalfKaHm2 => 0x7F23_4CB9 ^ 1,
         }
+    }
+
+    /// Whether the kings are features (K+P, HalfKA_hm2), not only the key of the others.
+    pub fn has_king_features(self) -> bool {
+        matches!(self, FeatureSet::Kp | FeatureSet::HalfKaHm2)
+    }
+
+    /// Features per king bucket.
+    pub fn plane(self) -> usize {
+        if self == FeatureSet::HalfKaHm2 { HALF_KA_PLANE } else { FE_END }
     }
 
     /// Whether a move of the perspective's own king changes all its features.
@@ -86,6 +111,30 @@ pub const MAX_HIDDEN: usize = 256;
 /// Most hidden layers read.
 pub const MAX_HIDDEN_LAYERS: usize = 4;
 
+/// What follows the feature transformer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Model {
+    /// The classic chain: the transformer's outputs clipped, then affine layers each followed
+    /// by a clipped ReLU (`hidden`), then one output.
+    Classic,
+    /// SFNN without PSQT: each perspective's outputs multiplied pairwise (half as many
+    /// inputs), then one of `SFNN_STACKS` layer stacks chosen by the kings' ranks: an affine
+    /// layer of `hidden[0]` outputs (the last added to the result unscaled, the others through
+    /// a squared and a plain clipped ReLU side by side), one of `hidden[1]` with a clipped ReLU,
+    /// one output.
+    Sfnn,
+}
+
+/// Layer stacks of an SFNN network (YaneuraOu's k3k3: 3 x 3 ranks of the two kings).
+pub const SFNN_STACKS: usize = 9;
+/// SFNN's part hash of each layer stack.
+pub const SFNN_STACK_HASH: u32 = 0x6333_718A;
+/// SFNN's part hash of the feature transformer.
+pub const SFNN_TRANSFORMER_HASH: u32 = 0x5F13_4AB8;
+/// SFNN's structure in YaneuraOu's architecture string.
+const SFNN_STRING: &str =
+    "ModelType=SFNNWithoutPsqt;Features=HalfKA_hm2(Friend)[73305->1536x2],Network=SFNN-1536{LayerStack=9}";
+
 /// A network's shape.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Architecture {
@@ -95,6 +144,7 @@ pub struct Architecture {
     /// Widths of the hidden layers, each followed by a clipped ReLU (the last layer, of one
     /// output, is not listed).
     pub hidden: Vec<usize>,
+    pub model: Model,
 }
 
 /// Why an architecture string does not describe a network hayate reads.
@@ -123,17 +173,56 @@ fn clipped_relu_hash(previous: u32) -> u32 {
 impl Architecture {
     /// halfkp_256x2-32-32, the shape of most public networks and of hayate's own.
     pub fn standard() -> Architecture {
-        Architecture { features: FeatureSet::HalfKp, half: 256, hidden: vec![32, 32] }
+        Architecture::classic(FeatureSet::HalfKp, 256, &[32, 32])
+    }
+
+    /// A classic chain of that feature set, width and hidden layers.
+    pub fn classic(features: FeatureSet, half: usize, hidden: &[usize]) -> Architecture {
+        Architecture { features, half, hidden: hidden.to_vec(), model: Model::Classic }
+    }
+
+    /// SFNN halfkahm2_1536_15_32_k3k3, YaneuraOu's newest format (the one SFNN shape read).
+    pub fn sfnn() -> Architecture {
+        Architecture { features: FeatureSet::HalfKaHm2, half: 1536, hidden: vec![16, 32], model: Model::Sfnn }
+    }
+
+    /// Layer stacks after the transformer.
+    pub fn stacks(&self) -> usize {
+        match self.model {
+            Model::Classic => 1,
+            Model::Sfnn => SFNN_STACKS,
+        }
+    }
+
+    /// Inputs of the first affine layer: both perspectives' transformer outputs (SFNN: half
+    /// as many, the products of each perspective's two halves).
+    pub fn transformed(&self) -> usize {
+        match self.model {
+            Model::Classic => 2 * self.half,
+            Model::Sfnn => self.half,
+        }
     }
 
     /// The usual name: `halfkp_256x2-32-32`.
     pub fn name(&self) -> String {
+        if self.model == Model::Sfnn {
+            return format!(
+                "sfnn_{}_{}_{}_{}_k3k3",
+                self.features.short_name(),
+                self.half,
+                self.hidden[0] - 1,
+                self.hidden[1]
+            );
+        }
         let widths: Vec<String> = self.hidden.iter().map(|w| w.to_string()).collect();
         format!("{}_{}x2-{}", self.features.short_name(), self.half, widths.join("-"))
     }
 
     /// The architecture string YaneuraOu writes for this shape.
     pub fn file_string(&self) -> String {
+        if self.model == Model::Sfnn {
+            return SFNN_STRING.to_string();
+        }
         let t = 2 * self.half;
         let mut net = format!("InputSlice[{t}({}:{t})]", 0);
         let mut inputs = t;
@@ -148,11 +237,17 @@ impl Architecture {
 
     /// Part hash of the feature transformer.
     pub fn transformer_hash(&self) -> u32 {
+        if self.model == Model::Sfnn {
+            return SFNN_TRANSFORMER_HASH;
+        }
         self.features.hash() ^ (2 * self.half) as u32
     }
 
     /// Part hash of the layers after the transformer.
     pub fn network_hash(&self) -> u32 {
+        if self.model == Model::Sfnn {
+            return SFNN_STACK_HASH;
+        }
         let mut h = 0xEC42_E90Du32 ^ (2 * self.half) as u32;
         for &w in &self.hidden {
             h = clipped_relu_hash(affine_hash(h, w as u32));
@@ -165,8 +260,13 @@ impl Architecture {
         self.transformer_hash() ^ self.network_hash()
     }
 
-    /// (outputs, inputs) of each affine layer, the last one included.
+    /// (outputs, inputs) of each affine layer of a stack, the last one included.
     pub fn layers(&self) -> Vec<(usize, usize)> {
+        if self.model == Model::Sfnn {
+            // The first layer's last output bypasses the activations, which double the others.
+            let (l1, l2) = (self.hidden[0], self.hidden[1]);
+            return vec![(l1, self.half), (l2, 2 * (l1 - 1)), (1, l2)];
+        }
         let mut inputs = 2 * self.half;
         let mut v = Vec::new();
         for &w in &self.hidden {
@@ -177,8 +277,14 @@ impl Architecture {
         v
     }
 
-    /// Bytes after the header string: the two part hashes and every parameter.
+    /// Bytes after the header string: the two part hashes and every parameter (SFNN: the
+    /// fewest, every transformer parameter in one byte of LEB128).
     pub fn parameter_bytes(&self) -> usize {
+        if self.model == Model::Sfnn {
+            let stack: usize = self.layers().iter().map(|&(o, i)| 4 * o + o * padded_inputs(i)).sum();
+            let block = |values: usize| LEB128_MAGIC.len() + 4 + values;
+            return 4 + block(self.half) + block(self.half * self.features.rows()) + self.stacks() * (4 + stack);
+        }
         let transformer = 2 * self.half * (1 + self.features.rows());
         let layers: usize = self.layers().iter().map(|&(o, i)| 4 * o + o * padded_inputs(i)).sum();
         4 + transformer + 4 + layers
@@ -188,6 +294,15 @@ impl Architecture {
     /// parse; the error names what was found.
     pub fn parse(text: &str) -> Result<Architecture, ArchError> {
         let err = |why: &str| ArchError(format!("{why} in architecture \"{}\"", shorten(text)));
+        if let Some(rest) = text.strip_prefix("ModelType=") {
+            if text == SFNN_STRING {
+                return Ok(Architecture::sfnn());
+            }
+            let model = rest.split(';').next().unwrap_or(rest);
+            return Err(err(&format!(
+                "model \"{model}\" of this shape not read (hayate reads SFNN only as {SFNN_STRING})"
+            )));
+        }
         let rest = text.strip_prefix("Features=").ok_or_else(|| err("no \"Features=\""))?;
         let open = rest.find('[').ok_or_else(|| err("no feature dimensions"))?;
         let name = &rest[..open];
@@ -272,7 +387,10 @@ impl Architecture {
         if hidden.is_empty() || hidden.len() > MAX_HIDDEN_LAYERS {
             return Err(err(&format!("{} hidden layers (hayate reads 1 to {MAX_HIDDEN_LAYERS})", hidden.len())));
         }
-        Ok(Architecture { features, half, hidden })
+        if features == FeatureSet::HalfKaHm2 {
+            return Err(err("HalfKA_hm2 outside an SFNN network"));
+        }
+        Ok(Architecture { features, half, hidden, model: Model::Classic })
     }
 }
 
@@ -282,9 +400,10 @@ impl fmt::Display for Architecture {
     }
 }
 
-/// The feature sets read, for error messages.
+/// The feature sets read in classic networks, for error messages.
 pub fn feature_sets_read() -> String {
-    FeatureSet::ALL.iter().map(|f| f.file_name()).collect::<Vec<_>>().join(", ")
+    let classic = FeatureSet::ALL.iter().filter(|&&f| f != FeatureSet::HalfKaHm2);
+    classic.map(|f| f.file_name()).collect::<Vec<_>>().join(", ")
 }
 
 /// What hayate reads, for error messages.
@@ -292,10 +411,14 @@ pub fn shapes_read() -> String {
     format!(
         "the feature sets {} with any transformer width up to {MAX_HALF} (a multiple of 32) and 1 to \
          {MAX_HIDDEN_LAYERS} clipped-ReLU hidden layers of up to {MAX_HIDDEN}, e.g. halfkp_256x2-32-32, \
-         halfkp_1024x2-8-32, kp_256x2-32-32",
-        feature_sets_read()
+         halfkp_1024x2-8-32, kp_256x2-32-32; and SFNN {}",
+        feature_sets_read(),
+        Architecture::sfnn().name()
     )
 }
+
+/// The 17 bytes before each compressed block of an SFNN transformer.
+pub const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
 
 /// At most 120 characters of a string from a file, for messages.
 pub fn shorten(s: &str) -> String {
@@ -333,10 +456,21 @@ mod tests {
             (FeatureSet::HalfKp, 1024, vec![8, 64], 0x5D69_DDB8, 0x6333_6A24),
         ];
         for (features, half, hidden, ft, net) in cases {
-            let a = Architecture { features, half, hidden };
+            let a = Architecture::classic(features, half, &hidden);
             assert_eq!((a.transformer_hash(), a.network_hash()), (ft, net), "{a}");
             assert_eq!(Architecture::parse(&a.file_string()), Ok(a.clone()));
         }
+    }
+
+    #[test]
+    fn the_sfnn_shape_hashes_and_sizes_as_the_reference_does() {
+        let a = Architecture::sfnn();
+        assert_eq!(a.file_hash(), 0x3C20_3B32);
+        assert_eq!(Architecture::parse(&a.file_string()), Ok(a.clone()));
+        assert_eq!(a.name(), "sfnn_halfkahm2_1536_15_32_k3k3");
+        assert_eq!(a.features.rows(), 73_305);
+        // A stack: 16 x (4 + 1536), 32 x (4 + 32), 1 x (4 + 32) bytes and its hash.
+        assert_eq!(a.parameter_bytes() - 4 - 2 * 21 - 1536 - 73_305 * 1536, 9 * 25_832);
     }
 
     #[test]
@@ -349,7 +483,12 @@ mod tests {
             (std.replace("ClippedReLU[32](AffineTransform[32<-32]", "X[32](AffineTransform[32<-32]"), "ClippedReLU"),
             (std.replace("AffineTransform[1<-32]", "AffineTransform[2<-32]"), "2 outputs"),
             (std[..50].to_string(), "architecture"),
-            ("ModelType=SFNNWithoutPsqt;Features=HalfKA_hm2(Friend)[73305->1536x2]".to_string(), "Features="),
+            ("ModelType=SFNNWithoutPsqt;Features=HalfKA_hm2(Friend)[73305->1536x2]".to_string(), "SFNNWithoutPsqt"),
+            (
+                "ModelType=SFNN;Features=HalfKA_hm2(Friend)[73305->1536x2],Network=SFNN-1536{LayerStack=9}".to_string(),
+                "\"SFNN\"",
+            ),
+            (std.replace("HalfKP(Friend)[125388", "HalfKA_hm2(Friend)[73305"), "outside an SFNN"),
             (String::new(), "Features="),
         ] {
             let e = Architecture::parse(&bad).unwrap_err().to_string();

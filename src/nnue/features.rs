@@ -1,5 +1,6 @@
 //! Input features in the numbering of YaneuraOu's NNUE formats: HalfKP(Friend), and the feature
-//! sets built from the same BonaPieces (K+P, HalfKP_vm, HalfKPE9; `FeatureSet`).
+//! sets built from the same BonaPieces (K+P, HalfKP_vm, HalfKPE9, SFNN's HalfKA_hm2, which
+//! adds both kings on one plane after the BonaPieces; `FeatureSet`).
 //!
 //! A feature is a pair (square of the perspective's own king, BonaPiece), indexed
 //! `king * FE_END + bona`. A BonaPiece numbers a non-king piece as seen from one side:
@@ -181,17 +182,26 @@ pub(crate) enum Slot {
     Board(Piece, Square),
     /// The `nth` (0-based) piece of a kind in `owner`'s hand.
     Hand(Color, PieceType, u8),
-    /// A king on its square (a feature of K+P only).
+    /// A king on its square (a feature of K+P and HalfKA_hm2 only).
     King(Color, Square),
+}
+
+impl Slot {
+    /// The slot of a piece on the board.
+    #[inline]
+    pub(crate) fn on_board(pc: Piece, sq: Square) -> Slot {
+        if pc.kind() == PieceType::King { Slot::King(pc.color(), sq) } else { Slot::Board(pc, sq) }
+    }
 }
 
 /// What a perspective's features depend on besides the pieces: its own king's square (the
 /// feature block of HalfKP and its kin) and whether the board is seen mirrored (HalfKP_vm).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) struct KingView {
-    /// First feature of the king's block: bucket x `FE_END`.
+    /// First feature of the king's block: bucket x the features per bucket.
     pub(crate) base: u32,
-    /// HalfKP_vm with the king on files 6-9: board squares are mirrored left-right.
+    /// HalfKP_vm or HalfKA_hm2 with the king on files 6-9: board squares are mirrored
+    /// left-right.
     pub(crate) mirror: bool,
 }
 
@@ -207,10 +217,10 @@ impl KingView {
     pub(crate) fn new(set: FeatureSet, relative: usize) -> KingView {
         match set {
             FeatureSet::HalfKp | FeatureSet::HalfKpE9 => KingView { base: (relative * FE_END) as u32, mirror: false },
-            FeatureSet::HalfKpVm => {
+            FeatureSet::HalfKpVm | FeatureSet::HalfKaHm2 => {
                 let mirror = relative / 9 >= 5;
                 let bucket = if mirror { mirror_square(relative) } else { relative };
-                KingView { base: (bucket * FE_END) as u32, mirror }
+                KingView { base: (bucket * set.plane()) as u32, mirror }
             }
             FeatureSet::Kp => KingView::default(),
         }
@@ -229,11 +239,19 @@ pub(crate) fn feature_of(set: FeatureSet, perspective: Color, view: KingView, sl
         }
         Slot::Hand(owner, pt, nth) => hand_bona(perspective, owner, pt, nth as u32),
         Slot::King(c, sq) => {
-            if set != FeatureSet::Kp {
-                return None;
-            }
-            let own = if c == perspective { 0 } else { 81 };
-            return Some((FE_END + own + relative_square(perspective, sq)) as u32);
+            let rel = relative_square(perspective, sq);
+            return match set {
+                FeatureSet::Kp => {
+                    let own = if c == perspective { 0 } else { 81 };
+                    Some((FE_END + own + rel) as u32)
+                }
+                // Either king on the plane after the BonaPieces, mirrored with the board.
+                FeatureSet::HalfKaHm2 => {
+                    let rel = if view.mirror { mirror_square(rel) } else { rel };
+                    Some(view.base + (FE_END + rel) as u32)
+                }
+                _ => None,
+            };
         }
     };
     Some(view.base + bona as u32)
@@ -282,7 +300,7 @@ pub fn active_features_of(set: FeatureSet, pos: &Position, perspective: Color) -
     while out.len() < MAX_ACTIVE {
         out.push(view.base + BONA_ZERO as u32);
     }
-    if set == FeatureSet::Kp {
+    if set.has_king_features() {
         for c in Color::ALL {
             out.push(feature_of(set, perspective, view, Slot::King(c, single_king(pos, c)?))?);
         }

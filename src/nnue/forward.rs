@@ -1,12 +1,13 @@
 //! The forward pass after the accumulators: the transformer's clipped outputs through the
 //! dense layers to the network's output, and the evaluation the reference makes of it.
 
-use super::arch::padded_inputs;
+use super::arch::{Model, padded_inputs};
 use super::backend::Backend;
 use super::dims::AlignedVec;
 use super::layers;
 use super::network::Network;
 use super::transformer;
+use crate::shogi::{Color, Position};
 
 /// The reference's default divisor of the network output.
 pub const DEFAULT_FV_SCALE: i32 = 16;
@@ -45,8 +46,8 @@ impl ForwardBuffers {
     #[inline]
     fn fit(&mut self, net: &Network) {
         let hidden = padded_inputs(net.arch.hidden.iter().copied().max().unwrap_or(0));
-        if self.transformed.len() < 2 * net.arch.half || self.sums.len() < hidden {
-            self.transformed = AlignedVec::zeroed(2 * net.arch.half);
+        if self.transformed.len() < net.arch.transformed() || self.sums.len() < hidden {
+            self.transformed = AlignedVec::zeroed(net.arch.transformed());
             self.sums = AlignedVec::zeroed(hidden);
             self.clipped = [AlignedVec::zeroed(hidden), AlignedVec::zeroed(hidden)];
         }
@@ -54,11 +55,42 @@ impl ForwardBuffers {
 }
 
 impl Network {
-    /// Raw network output (before `scale_output`) from the two accumulators' sums, the side
-    /// to move's first.
+    /// The layer stack that evaluates `pos`: SFNN's by the kings' ranks, each counted from its
+    /// owner's side (0: the opponent's back rank), in three groups of three: 3 x the side to
+    /// move's group + the other king's. Classic networks have one.
     #[inline]
-    pub(crate) fn propagate(&self, backend: Backend, us: &[i16], them: &[i16], buffers: &mut ForwardBuffers) -> i32 {
+    pub(crate) fn layer_stack(&self, pos: &Position) -> usize {
+        if self.arch.model == Model::Classic {
+            return 0;
+        }
+        let group = |c: Color| {
+            let rank = pos.king_square(c).index() % 9;
+            (if c == Color::Black { rank } else { 8 - rank }) / 3
+        };
+        let us = pos.side_to_move();
+        3 * group(us) + group(!us)
+    }
+
+    /// Raw network output (before `scale_output`) from the two accumulators' sums, the side
+    /// to move's first, through layer stack `stack` (`layer_stack`).
+    #[inline]
+    pub(crate) fn propagate(
+        &self,
+        backend: Backend,
+        us: &[i16],
+        them: &[i16],
+        stack: usize,
+        buffers: &mut ForwardBuffers,
+    ) -> i32 {
         buffers.fit(self);
+        match self.arch.model {
+            Model::Classic => self.propagate_classic(backend, us, them, buffers),
+            Model::Sfnn => self.propagate_sfnn(backend, us, them, stack, buffers),
+        }
+    }
+
+    #[inline]
+    fn propagate_classic(&self, backend: Backend, us: &[i16], them: &[i16], buffers: &mut ForwardBuffers) -> i32 {
         let half = us.len();
         let ForwardBuffers { transformed, sums, clipped } = buffers;
         let transformed = &mut transformed.as_mut_slice()[..2 * half];
@@ -67,7 +99,8 @@ impl Network {
         let (mut current, mut next) = (a.as_mut_slice(), b.as_mut_slice());
         let sums = sums.as_mut_slice();
         let mut first = true;
-        for layer in &self.hidden {
+        let stack = &self.stacks[0];
+        for layer in &stack.hidden {
             let input: &[u8] = if first { transformed } else { current };
             layer.propagate(backend, input, sums);
             let n = layer.outputs();
@@ -76,7 +109,43 @@ impl Network {
             std::mem::swap(&mut current, &mut next);
             first = false;
         }
-        self.output.propagate(backend, if first { transformed } else { current })
+        stack.output.propagate(backend, if first { transformed } else { current })
+    }
+
+    /// SFNN: the pairwise products, the stack's first layer, whose outputs but the last go
+    /// on squared (`min(127, h^2 >> 19)`) and clipped (`clamp(h >> 6, 0, 127)`) side by side,
+    /// the second layer with a clipped ReLU, the output, plus the first layer's last output
+    /// as it is.
+    #[inline]
+    fn propagate_sfnn(
+        &self,
+        backend: Backend,
+        us: &[i16],
+        them: &[i16],
+        stack: usize,
+        buffers: &mut ForwardBuffers,
+    ) -> i32 {
+        let ForwardBuffers { transformed, sums, clipped } = buffers;
+        let transformed = &mut transformed.as_mut_slice()[..us.len()];
+        transformer::transform_pairwise(backend, us, them, transformed);
+        let stack = &self.stacks[stack];
+        let [first, second] = &stack.hidden[..] else { unreachable!("SFNN stacks have two hidden layers") };
+        let sums = sums.as_mut_slice();
+        first.propagate(backend, transformed, sums);
+        let activated = first.outputs() - 1;
+        let shortcut = sums[activated];
+        let [a, b] = clipped;
+        let (input, output) = (a.as_mut_slice(), b.as_mut_slice());
+        for (i, &h) in sums[..activated].iter().enumerate() {
+            input[i] = ((h as i64 * h as i64) >> (2 * layers::WEIGHT_SCALE_BITS + 7)).min(127) as u8;
+            input[activated + i] = (h >> layers::WEIGHT_SCALE_BITS).clamp(0, 127) as u8;
+        }
+        input[2 * activated..padded_inputs(2 * activated)].fill(0);
+        second.propagate(backend, input, sums);
+        let n = second.outputs();
+        layers::clipped_relu(backend, sums, output, n);
+        output[n..padded_inputs(n)].fill(0);
+        stack.output.propagate(backend, output).wrapping_add(shortcut)
     }
 }
 

@@ -177,10 +177,10 @@ mod x86 {
     use std::arch::x86_64::*;
 
     /// Most input blocks of a layer (the widest transformer's two halves / 4).
-    pub(super) const MAX_BLOCKS: usize = 2 * MAX_HALF / super::BLOCK_INPUTS;
+    const MAX_BLOCKS: usize = 2 * MAX_HALF / super::BLOCK_INPUTS;
     /// Input blocks of the standard network's widest layer (512 inputs / 4): its list of
     /// non-zero blocks lives in an array this small, since the array is zeroed at every call.
-    pub(super) const STANDARD_BLOCKS: usize = 128;
+    const STANDARD_BLOCKS: usize = 128;
 
     /// For each 8-bit mask, the positions of its set bits, lowest first (padded with zeros).
     pub(super) static NNZ_OFFSETS: [[u16; 8]; 256] = {
@@ -205,7 +205,7 @@ mod x86 {
     /// per block (so that only the caller's loop over the list mispredicts, once).
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn nonzero_blocks(input: &[u8], nnz: &mut [u16]) -> usize {
+    fn nonzero_blocks(input: &[u8], nnz: &mut [u16]) -> usize {
         assert!(input.len().is_multiple_of(32) && input.len() / super::BLOCK_INPUTS <= nnz.len());
         let zero = _mm256_setzero_si256();
         let mut count = 0;
@@ -225,6 +225,23 @@ mod x86 {
             count += mask.count_ones() as usize;
         }
         count
+    }
+
+    /// Calls `f` with the indices of the non-zero 4-byte blocks of `input`, listed in an
+    /// array no larger than the input needs (the array is zeroed at every call, so layers of
+    /// up to 512 inputs, the standard network's, get a small one).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn with_nonzero_blocks<R>(input: &[u8], f: impl FnOnce(&[u16]) -> R) -> R {
+        if input.len() / super::BLOCK_INPUTS <= STANDARD_BLOCKS {
+            let mut nnz = [0u16; STANDARD_BLOCKS];
+            let count = nonzero_blocks(input, &mut nnz);
+            f(&nnz[..count])
+        } else {
+            let mut nnz = [0u16; MAX_BLOCKS];
+            let count = nonzero_blocks(input, &mut nnz);
+            f(&nnz[..count])
+        }
     }
 
     #[target_feature(enable = "avx2")]
@@ -258,7 +275,7 @@ macro_rules! affine_kernels {
     ($name:ident, $features:literal, $dot4:item) => {
         mod $name {
             use super::BLOCK_INPUTS;
-            use super::x86::{MAX_BLOCKS, STANDARD_BLOCKS, nonzero_blocks};
+            use super::x86::with_nonzero_blocks;
             use std::arch::x86_64::*;
 
             $dot4
@@ -275,16 +292,7 @@ macro_rules! affine_kernels {
                 assert!(blocks.len() == input.len() * outputs);
                 // Only blocks with a non-zero input contribute (the input is the clipped
                 // transformer output, often sparse).
-                let (mut small, mut large);
-                let nnz: &mut [u16] = if input.len() / BLOCK_INPUTS <= STANDARD_BLOCKS {
-                    small = [0u16; STANDARD_BLOCKS];
-                    &mut small
-                } else {
-                    large = [0u16; MAX_BLOCKS];
-                    &mut large
-                };
-                let count = nonzero_blocks(input, nnz);
-                let nnz = &nnz[..count];
+                with_nonzero_blocks(input, |nnz| {
                 let mut start = 0;
                 while start < outputs {
                     let g = match outputs - start {
@@ -304,6 +312,7 @@ macro_rules! affine_kernels {
                         }
                     };
                 }
+                })
             }
 
             /// Outputs `start .. start + 8 * G`; returns `8 * G`.
@@ -430,7 +439,7 @@ affine_kernels!(
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use super::BLOCK_INPUTS;
-    use super::x86::{MAX_BLOCKS, STANDARD_BLOCKS, nonzero_blocks};
+    use super::x86::with_nonzero_blocks;
     use std::arch::x86_64::*;
 
     /// `out = biases + W * input` for a multiple of 32 outputs.
@@ -442,58 +451,54 @@ mod avx512 {
         let outputs = biases.len();
         assert!(outputs.is_multiple_of(32) && out.len() == outputs);
         assert!(blocks.len() == input.len() * outputs);
-        let (mut small, mut large);
-        let nnz: &mut [u16] = if input.len() / BLOCK_INPUTS <= STANDARD_BLOCKS {
-            small = [0u16; STANDARD_BLOCKS];
-            &mut small
-        } else {
-            large = [0u16; MAX_BLOCKS];
-            &mut large
-        };
-        let count = nonzero_blocks(input, nnz);
-        let nnz = &nnz[..count];
-        for start in (0..outputs).step_by(32) {
-            // SAFETY: reads 16 i32 at start and start + 16 < outputs.
-            let biases = unsafe {
-                [
-                    _mm512_loadu_si512(biases.as_ptr().add(start).cast()),
-                    _mm512_loadu_si512(biases.as_ptr().add(start + 16).cast()),
-                ]
-            };
-            // Four pairs of sums, each taking every fourth block: a dot product waits for the
-            // previous one into the same register (several cycles), so four run side by side.
-            let mut sums = [[_mm512_setzero_si512(); 2]; 4];
-            sums[0] = biases;
-            let add_block = |sum: &mut [__m512i; 2], b: usize| {
-                let w = blocks.as_ptr().wrapping_add((b * outputs + start) * BLOCK_INPUTS);
-                // SAFETY: `b` is a block index below len / 4 (from `nonzero_blocks`), so the
-                // four input bytes at 4 * b are inside the input, and the 128 weight bytes of
-                // these 32 outputs inside `blocks` (size asserted above).
-                let (x, w_lo, w_hi) = unsafe {
-                    let four = input.as_ptr().add(b * BLOCK_INPUTS).cast::<i32>().read_unaligned();
-                    (_mm512_set1_epi32(four), _mm512_loadu_si512(w.cast()), _mm512_loadu_si512(w.add(64).cast()))
+        with_nonzero_blocks(input, |nnz| {
+            for start in (0..outputs).step_by(32) {
+                // SAFETY: reads 16 i32 at start and start + 16 < outputs.
+                let biases = unsafe {
+                    [
+                        _mm512_loadu_si512(biases.as_ptr().add(start).cast()),
+                        _mm512_loadu_si512(biases.as_ptr().add(start + 16).cast()),
+                    ]
                 };
-                sum[0] = _mm512_dpbusd_epi32(sum[0], x, w_lo);
-                sum[1] = _mm512_dpbusd_epi32(sum[1], x, w_hi);
-            };
-            let mut quads = nnz.chunks_exact(4);
-            for quad in &mut quads {
-                for (sum, &b) in sums.iter_mut().zip(quad) {
+                // Four pairs of sums, each taking every fourth block: a dot product waits for the
+                // previous one into the same register (several cycles), so four run side by side.
+                let mut sums = [[_mm512_setzero_si512(); 2]; 4];
+                sums[0] = biases;
+                let add_block = |sum: &mut [__m512i; 2], b: usize| {
+                    let w = blocks.as_ptr().wrapping_add((b * outputs + start) * BLOCK_INPUTS);
+                    // SAFETY: `b` is a block index below len / 4 (from `nonzero_blocks`), so the
+                    // four input bytes at 4 * b are inside the input, and the 128 weight bytes of
+                    // these 32 outputs inside `blocks` (size asserted above).
+                    let (x, w_lo, w_hi) = unsafe {
+                        let four = input.as_ptr().add(b * BLOCK_INPUTS).cast::<i32>().read_unaligned();
+                        (_mm512_set1_epi32(four), _mm512_loadu_si512(w.cast()), _mm512_loadu_si512(w.add(64).cast()))
+                    };
+                    sum[0] = _mm512_dpbusd_epi32(sum[0], x, w_lo);
+                    sum[1] = _mm512_dpbusd_epi32(sum[1], x, w_hi);
+                };
+                let mut quads = nnz.chunks_exact(4);
+                for quad in &mut quads {
+                    for (sum, &b) in sums.iter_mut().zip(quad) {
+                        add_block(sum, b as usize);
+                    }
+                }
+                for (sum, &b) in sums.iter_mut().zip(quads.remainder()) {
                     add_block(sum, b as usize);
                 }
+                let lo = _mm512_add_epi32(
+                    _mm512_add_epi32(sums[0][0], sums[1][0]),
+                    _mm512_add_epi32(sums[2][0], sums[3][0]),
+                );
+                let hi = _mm512_add_epi32(
+                    _mm512_add_epi32(sums[0][1], sums[1][1]),
+                    _mm512_add_epi32(sums[2][1], sums[3][1]),
+                );
+                // SAFETY: writes 16 i32 at start and start + 16 < outputs = out.len().
+                unsafe {
+                    _mm512_storeu_si512(out.as_mut_ptr().add(start).cast(), lo);
+                    _mm512_storeu_si512(out.as_mut_ptr().add(start + 16).cast(), hi);
+                }
             }
-            for (sum, &b) in sums.iter_mut().zip(quads.remainder()) {
-                add_block(sum, b as usize);
-            }
-            let lo =
-                _mm512_add_epi32(_mm512_add_epi32(sums[0][0], sums[1][0]), _mm512_add_epi32(sums[2][0], sums[3][0]));
-            let hi =
-                _mm512_add_epi32(_mm512_add_epi32(sums[0][1], sums[1][1]), _mm512_add_epi32(sums[2][1], sums[3][1]));
-            // SAFETY: writes 16 i32 at start and start + 16 < outputs = out.len().
-            unsafe {
-                _mm512_storeu_si512(out.as_mut_ptr().add(start).cast(), lo);
-                _mm512_storeu_si512(out.as_mut_ptr().add(start + 16).cast(), hi);
-            }
-        }
+        })
     }
 }

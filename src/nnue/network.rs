@@ -9,12 +9,17 @@
 //!   weights row by row (one row of inputs per output, input counts padded to a multiple of 32);
 //! - nothing after the last weight.
 //!
+//! SFNN files (`Model::Sfnn`) differ after the header: the transformer's biases and weights are
+//! two blocks of signed LEB128 (`LEB128_MAGIC`, a `u32` byte count, the values), stored halved
+//! (the reader doubles them, wrapping to 16 bits as the reference does); then nine layer
+//! stacks, each its own part hash and three affine layers.
+//!
 //! The shape comes from the string, checked against the header's hash (YaneuraOu checks only
 //! the hash); a string that does not parse is matched by hash and size against the known
 //! shapes. Everything is parsed into a new value, which is returned only once complete. Writing
 //! (`NetworkParameters::to_bytes`) is for the standard shape, the one hayate trains.
 
-use super::arch::{self, Architecture, FeatureSet, padded_inputs};
+use super::arch::{self, Architecture, FeatureSet, LEB128_MAGIC, Model, padded_inputs};
 use super::dims::{AlignedVec, HALF_DIMENSIONS, HIDDEN, TRANSFORMED_DIMENSIONS};
 use super::features::INPUT_DIMENSIONS;
 use super::layers::{DenseLayer, OutputLayer};
@@ -48,7 +53,7 @@ const PARAMETER_BYTES: usize = 4
 
 /// The shapes a file is matched against when its string does not parse (by hash and size).
 fn known_shapes() -> Vec<Architecture> {
-    let a = |features, half, hidden: &[usize]| Architecture { features, half, hidden: hidden.to_vec() };
+    let a = Architecture::classic;
     vec![
         Architecture::standard(),
         a(FeatureSet::HalfKpE9, 256, &[32, 32]),
@@ -59,6 +64,7 @@ fn known_shapes() -> Vec<Architecture> {
         a(FeatureSet::HalfKp, 768, &[16, 64]),
         a(FeatureSet::HalfKp, 1024, &[8, 32]),
         a(FeatureSet::HalfKp, 1024, &[8, 64]),
+        Architecture::sfnn(),
     ]
 }
 
@@ -88,6 +94,8 @@ pub enum NnueError {
     Truncated { expected: usize, actual: usize },
     /// Bytes follow the last parameter.
     Oversized { expected: usize, actual: usize },
+    /// A compressed block of an SFNN transformer that does not hold what it must.
+    BadCompressedBlock { block: &'static str, reason: String },
 }
 
 impl fmt::Display for NnueError {
@@ -125,6 +133,9 @@ impl fmt::Display for NnueError {
             NnueError::Oversized { expected, actual } => {
                 write!(f, "network file has extra data: {actual} bytes, expected {expected}")
             }
+            NnueError::BadCompressedBlock { block, reason } => {
+                write!(f, "network file's compressed {block}: {reason}")
+            }
         }
     }
 }
@@ -138,14 +149,20 @@ pub struct Network {
     pub(crate) ft_biases: AlignedVec<i16>,
     /// `rows x arch.half` weights, a row per feature.
     pub(crate) ft_weights: AlignedVec<i16>,
-    /// The hidden layers, each followed by a clipped ReLU.
-    pub(crate) hidden: Vec<DenseLayer>,
-    pub(crate) output: OutputLayer,
+    /// The layers after the transformer: one stack (classic), or one per pair of king rank
+    /// groups (SFNN).
+    pub(crate) stacks: Vec<LayerStack>,
     /// Distinguishes loaded networks so an accumulator stack notices a new one.
     pub(crate) id: u64,
     architecture: String,
     file_size: usize,
     checksum: u64,
+}
+
+/// The affine layers of one stack: the hidden ones, then the output.
+pub(crate) struct LayerStack {
+    pub(crate) hidden: Vec<DenseLayer>,
+    pub(crate) output: OutputLayer,
 }
 
 /// Bounds-checked little-endian reader over the file bytes.
@@ -191,7 +208,75 @@ impl<'a> Reader<'a> {
     fn i8s(&mut self, n: usize) -> Result<&'a [u8], NnueError> {
         self.take(n)
     }
+
+    /// A stack's affine layers as `arch` gives them.
+    fn layer_stack(&mut self, arch: &Architecture) -> Result<LayerStack, NnueError> {
+        let layers = arch.layers();
+        let mut hidden = Vec::new();
+        for &(outputs, inputs) in &layers[..layers.len() - 1] {
+            let mut biases = vec![0i32; outputs];
+            self.i32s(&mut biases)?;
+            let weights = self.i8s(outputs * padded_inputs(inputs))?;
+            hidden.push(DenseLayer::from_file_order(outputs, padded_inputs(inputs), &biases, weights));
+        }
+        let mut bias = [0i32; 1];
+        self.i32s(&mut bias)?;
+        let last_inputs = layers[layers.len() - 1].1;
+        let output = OutputLayer::from_file_order(bias[0], self.i8s(padded_inputs(last_inputs))?);
+        Ok(LayerStack { hidden, output })
+    }
+
+    /// A block of signed LEB128 `i16` values filling `out`, each doubled (wrapping) as the
+    /// reference stores them: the magic, the payload's byte count, then exactly that payload.
+    /// Checks the count against the file before `out` is touched, so that a damaged count
+    /// costs nothing.
+    fn leb128_doubled(&mut self, block: &'static str, out: &mut [i16]) -> Result<(), NnueError> {
+        let bad = |reason: String| NnueError::BadCompressedBlock { block, reason };
+        if self.take(LEB128_MAGIC.len())? != LEB128_MAGIC {
+            return Err(bad("no COMPRESSED_LEB128 mark".into()));
+        }
+        let bytes = self.u32()? as usize;
+        let left = self.data.len() - self.at;
+        if bytes > left {
+            return Err(NnueError::Truncated { expected: self.at.saturating_add(bytes), actual: self.data.len() });
+        }
+        if bytes < out.len() {
+            return Err(bad(format!("{bytes} bytes for {} values", out.len())));
+        }
+        let payload = self.take(bytes)?;
+        let mut at = 0;
+        for (n, o) in out.iter_mut().enumerate() {
+            let mut value: i32 = 0;
+            let mut shift = 0;
+            loop {
+                let Some(&byte) = payload.get(at) else {
+                    return Err(bad(format!("the values run past its {bytes} bytes at value {n}")));
+                };
+                at += 1;
+                value |= ((byte & 0x7F) as i32) << shift;
+                shift += 7;
+                if byte & 0x80 == 0 {
+                    if shift < 16 && byte & 0x40 != 0 {
+                        value |= -1 << shift;
+                    }
+                    break;
+                }
+                if shift >= 21 {
+                    return Err(bad(format!("value {n} longer than three bytes")));
+                }
+            }
+            // The reference keeps 16 bits of the value, then doubles it in 16 bits.
+            *o = (value as i16).wrapping_mul(2);
+        }
+        if at != bytes {
+            return Err(bad(format!("{} bytes after its {} values", bytes - at, out.len())));
+        }
+        Ok(())
+    }
 }
+
+/// A network's parameters as read: transformer biases, weights, the layer stacks.
+type Parameters = (AlignedVec<i16>, AlignedVec<i16>, Vec<LayerStack>);
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -255,20 +340,44 @@ impl Network {
             }
             // A string hayate does not parse (another trainer's wording): a known shape of that
             // hash and size, else the parser's reason.
-            Err(e) => match known_shapes().into_iter().find(|a| a.file_hash() == hash && a.parameter_bytes() == body) {
+            Err(e) => match known_shapes().into_iter().find(|a| {
+                // An SFNN file's size depends on its values (at least `parameter_bytes`).
+                let sized = a.parameter_bytes() == body || (a.model == Model::Sfnn && a.parameter_bytes() <= body);
+                a.file_hash() == hash && sized
+            }) {
                 Some(a) => a,
                 None => return Err(NnueError::UnsupportedArchitecture { architecture, reason: e.0 }),
             },
         };
+        let (ft_biases, ft_weights, stacks) = match arch.model {
+            Model::Classic => Network::classic_parameters(&mut r, &arch)?,
+            Model::Sfnn => Network::sfnn_parameters(&mut r, &arch)?,
+        };
+        debug_assert_eq!(r.at, data.len());
+
+        Ok(Network {
+            arch,
+            ft_biases,
+            ft_weights,
+            stacks,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            architecture,
+            file_size: data.len(),
+            checksum: digest(data),
+        })
+    }
+
+    /// A classic network's parameters: sizes fixed by the shape, checked before anything is
+    /// allocated.
+    fn classic_parameters(r: &mut Reader, arch: &Architecture) -> Result<Parameters, NnueError> {
         let expected = r.at + arch.parameter_bytes();
         r.expected_total = expected;
-        if data.len() < expected {
-            return Err(NnueError::Truncated { expected, actual: data.len() });
+        if r.data.len() < expected {
+            return Err(NnueError::Truncated { expected, actual: r.data.len() });
         }
-        if data.len() > expected {
-            return Err(NnueError::Oversized { expected, actual: data.len() });
+        if r.data.len() > expected {
+            return Err(NnueError::Oversized { expected, actual: r.data.len() });
         }
-
         let ft_hash = r.u32()?;
         if ft_hash != arch.transformer_hash() {
             return Err(NnueError::WrongFeatureTransformerHash { found: ft_hash, expected: arch.transformer_hash() });
@@ -278,36 +387,45 @@ impl Network {
         r.i16s(ft_biases.as_mut_slice())?;
         let mut ft_weights = AlignedVec::zeroed(arch.features.rows() * half);
         r.i16s(ft_weights.as_mut_slice())?;
-
         let net_hash = r.u32()?;
         if net_hash != arch.network_hash() {
             return Err(NnueError::WrongNetworkHash { found: net_hash, expected: arch.network_hash() });
         }
-        let mut hidden = Vec::new();
-        let layers = arch.layers();
-        for &(outputs, inputs) in &layers[..layers.len() - 1] {
-            let mut biases = vec![0i32; outputs];
-            r.i32s(&mut biases)?;
-            let weights = r.i8s(outputs * padded_inputs(inputs))?;
-            hidden.push(DenseLayer::from_file_order(outputs, padded_inputs(inputs), &biases, weights));
-        }
-        let mut bias = [0i32; 1];
-        r.i32s(&mut bias)?;
-        let last_inputs = layers[layers.len() - 1].1;
-        let output = OutputLayer::from_file_order(bias[0], r.i8s(padded_inputs(last_inputs))?);
-        debug_assert_eq!(r.at, data.len());
+        let stack = r.layer_stack(arch)?;
+        Ok((ft_biases, ft_weights, vec![stack]))
+    }
 
-        Ok(Network {
-            arch,
-            ft_biases,
-            ft_weights,
-            hidden,
-            output,
-            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            architecture,
-            file_size: data.len(),
-            checksum: digest(data),
-        })
+    /// An SFNN network's parameters: the compressed transformer (its size known only once
+    /// decoded; each block's byte count is checked against the file before it is decoded),
+    /// then the stacks, and nothing after them.
+    fn sfnn_parameters(r: &mut Reader, arch: &Architecture) -> Result<Parameters, NnueError> {
+        // At least one byte per value: a shorter file is cut.
+        let fewest = r.at + arch.parameter_bytes();
+        r.expected_total = fewest;
+        if r.data.len() < fewest {
+            return Err(NnueError::Truncated { expected: fewest, actual: r.data.len() });
+        }
+        let ft_hash = r.u32()?;
+        if ft_hash != arch.transformer_hash() {
+            return Err(NnueError::WrongFeatureTransformerHash { found: ft_hash, expected: arch.transformer_hash() });
+        }
+        let half = arch.half;
+        let mut ft_biases = AlignedVec::zeroed(half);
+        r.leb128_doubled("transformer biases", ft_biases.as_mut_slice())?;
+        let mut ft_weights = AlignedVec::zeroed(arch.features.rows() * half);
+        r.leb128_doubled("transformer weights", ft_weights.as_mut_slice())?;
+        let mut stacks = Vec::with_capacity(arch.stacks());
+        for _ in 0..arch.stacks() {
+            let hash = r.u32()?;
+            if hash != arch.network_hash() {
+                return Err(NnueError::WrongNetworkHash { found: hash, expected: arch.network_hash() });
+            }
+            stacks.push(r.layer_stack(arch)?);
+        }
+        if r.at != r.data.len() {
+            return Err(NnueError::Oversized { expected: r.at, actual: r.data.len() });
+        }
+        Ok((ft_biases, ft_weights, stacks))
     }
 
     /// The shape read from the file.
@@ -418,17 +536,18 @@ impl Network {
         for (dst, src) in p.ft_weights.iter_mut().zip(self.ft_weights.as_slice().chunks_exact(HALF_DIMENSIONS)) {
             dst.copy_from_slice(src);
         }
-        let (b, rows) = self.hidden[0].to_file_order();
+        let stack = &self.stacks[0];
+        let (b, rows) = stack.hidden[0].to_file_order();
         p.l1_biases.copy_from_slice(&b);
         for (dst, src) in p.l1_weights.iter_mut().zip(&rows) {
             dst.copy_from_slice(src);
         }
-        let (b, rows) = self.hidden[1].to_file_order();
+        let (b, rows) = stack.hidden[1].to_file_order();
         p.l2_biases.copy_from_slice(&b);
         for (dst, src) in p.l2_weights.iter_mut().zip(&rows) {
             dst.copy_from_slice(src);
         }
-        let (bias, weights) = self.output.to_file_order();
+        let (bias, weights) = stack.output.to_file_order();
         p.output_bias = bias;
         p.output_weights.copy_from_slice(&weights);
         Some(p)

@@ -19,8 +19,8 @@ const MAX_CHANGES: usize = 256;
 #[derive(Clone)]
 struct Entry {
     acc: AlignedVec<i16>,
-    /// The pieces of the cached position, kings included (they are not features, but keeping
-    /// them lets the board be compared eight squares at a time).
+    /// The pieces of the cached position, kings included (features of HalfKA_hm2 only, but
+    /// keeping them lets the board be compared sixteen squares at a time).
     board: [Piece; 81],
     hands: [Hand; 2],
     /// Empty piece slots (features on BonaPiece 0).
@@ -30,7 +30,7 @@ struct Entry {
 }
 
 /// The cache, for the feature sets whose features are keyed by the own king's square and
-/// change with it (HalfKP, HalfKP_vm); entries are kept per real king square, so that a
+/// change with it (HalfKP, HalfKP_vm, HalfKA_hm2); entries are kept per real king square, so that a
 /// mirrored view (HalfKP_vm) is always that of the entry.
 #[derive(Clone)]
 pub(crate) struct RefreshCache {
@@ -69,7 +69,9 @@ impl RefreshCache {
         let set = net.arch.features;
         let Some(king) = king_bucket(pos, p) else { return false };
         let view = KingView::new(set, king);
-        let feature = |slot| feature_of(set, p, view, slot).expect("a piece of HalfKP or HalfKP_vm");
+        // Kings are features only of some sets (HalfKA_hm2): `None` for the others.
+        let feature = |pc: Piece, sq| feature_of(set, p, view, Slot::on_board(pc, sq));
+        let hand_feature = |slot| feature_of(set, p, view, slot).expect("a hand piece is a feature of every set");
         let entry = &mut self.entries[p.index() * 81 + king];
         if !entry.valid {
             entry.acc.as_mut_slice().copy_from_slice(net.ft_biases.as_slice());
@@ -81,7 +83,6 @@ impl RefreshCache {
         let mut removed = ArrayVec::<u32, MAX_CHANGES>::new();
         let mut added = ArrayVec::<u32, MAX_CHANGES>::new();
         let board = pos.board();
-        let is_feature = |pc: Piece| !pc.is_empty() && pc.kind() != PieceType::King;
         // Sixteen squares at a time: most of the board is as cached.
         for start in (0..81).step_by(16) {
             let end = (start + 16).min(81);
@@ -93,11 +94,15 @@ impl RefreshCache {
                     continue;
                 }
                 let sq = Square::new(i as u8);
-                if is_feature(*then) {
-                    removed.push(feature(Slot::Board(*then, sq)));
+                if !then.is_empty()
+                    && let Some(f) = feature(*then, sq)
+                {
+                    removed.push(f);
                 }
-                if is_feature(now) {
-                    added.push(feature(Slot::Board(now, sq)));
+                if !now.is_empty()
+                    && let Some(f) = feature(now, sq)
+                {
+                    added.push(f);
                 }
                 *then = now;
             }
@@ -112,10 +117,10 @@ impl RefreshCache {
             for pt in PieceType::HAND {
                 let (a, b) = (then.count(pt), now.count(pt));
                 for nth in b..a {
-                    removed.push(feature(Slot::Hand(owner, pt, nth as u8)));
+                    removed.push(hand_feature(Slot::Hand(owner, pt, nth as u8)));
                 }
                 for nth in a..b {
-                    added.push(feature(Slot::Hand(owner, pt, nth as u8)));
+                    added.push(hand_feature(Slot::Hand(owner, pt, nth as u8)));
                 }
             }
             entry.hands[owner.index()] = now;

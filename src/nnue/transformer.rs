@@ -74,6 +74,31 @@ pub(crate) fn transform(backend: Backend, us: &[i16], them: &[i16], out: &mut [u
     scalar_transform(us, them, out)
 }
 
+/// SFNN's conversion: each accumulator's first half times its second, each clamped to
+/// 0..=254, `>> 9` (as the reference computes it: `(a << 7) * b >> 16`), the side to move's
+/// products first (`out` holds one accumulator's width).
+#[inline]
+pub(crate) fn transform_pairwise(backend: Backend, us: &[i16], them: &[i16], out: &mut [u8]) {
+    debug_assert!(us.len() == them.len() && out.len() == us.len());
+    #[cfg(target_arch = "x86_64")]
+    if backend.avx2_support().is_some() && us.len().is_multiple_of(64) {
+        // SAFETY: an `Avx2Support` exists only when the CPU reported AVX2.
+        return unsafe { avx2_pairwise::transform_pairwise(us, them, out) };
+    }
+    scalar_transform_pairwise(us, them, out)
+}
+
+fn scalar_transform_pairwise(us: &[i16], them: &[i16], out: &mut [u8]) {
+    let half = us.len() / 2;
+    for (acc, out) in [us, them].into_iter().zip(out.chunks_exact_mut(half)) {
+        let (first, second) = acc.split_at(half);
+        for ((o, &a), &b) in out.iter_mut().zip(first).zip(second) {
+            let (a, b) = (a.clamp(0, 254) as i32, b.clamp(0, 254) as i32);
+            *o = (((a << 7) * b) >> 16) as u8;
+        }
+    }
+}
+
 fn scalar_transform(us: &[i16], them: &[i16], out: &mut [u8]) {
     let (first, second) = out.split_at_mut(us.len());
     for (o, &v) in first.iter_mut().zip(us) {
@@ -206,6 +231,39 @@ mod avx2 {
                 let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
                 // SAFETY: writes 32 bytes at h * half + j * 32 < 2 * half, inside `out`.
                 unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(h * half + j * 32).cast(), ordered) };
+            }
+        }
+    }
+}
+
+/// SFNN's pairwise products in 256-bit vectors (see `transform_pairwise`).
+#[cfg(target_arch = "x86_64")]
+mod avx2_pairwise {
+    use std::arch::x86_64::*;
+
+    /// # Safety
+    /// The CPU has AVX2; `us` and `them` hold a multiple of 64 values, `out` as many.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn transform_pairwise(us: &[i16], them: &[i16], out: &mut [u8]) {
+        let width = us.len();
+        let half = width / 2;
+        assert!(them.len() == width && out.len() == width && half.is_multiple_of(32));
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(254);
+        for (h, acc) in [us, them].into_iter().enumerate() {
+            for j in (0..half).step_by(32) {
+                // SAFETY: reads 32 i16 at j < half and at half + j, inside the accumulator.
+                let [a0, a1, b0, b1] = [j, j + 16, half + j, half + j + 16]
+                    .map(|at| unsafe { _mm256_loadu_si256(acc.as_ptr().add(at).cast()) });
+                let clamp_shift = |a| _mm256_slli_epi16::<7>(_mm256_min_epi16(_mm256_max_epi16(a, zero), top));
+                // A negative second factor makes a negative product, which the unsigned pack
+                // turns into 0 as the clamp would.
+                let p0 = _mm256_mulhi_epi16(clamp_shift(a0), _mm256_min_epi16(b0, top));
+                let p1 = _mm256_mulhi_epi16(clamp_shift(a1), _mm256_min_epi16(b1, top));
+                // packus works per 128-bit lane; put the four 8-byte groups back in order.
+                let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(p0, p1));
+                // SAFETY: writes 32 bytes at h * half + j < width, inside `out`.
+                unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(h * half + j).cast(), ordered) };
             }
         }
     }

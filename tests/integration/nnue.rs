@@ -470,8 +470,8 @@ fn vector_backends_equal_scalar() {
             assert!(scalar == acc, "{} accumulators differ at {}", backend.name(), pos.to_sfen());
             for stm in Color::ALL {
                 assert_eq!(
-                    net.propagate_accumulator(Backend::Scalar, &scalar, stm),
-                    net.propagate_accumulator(backend, &scalar, stm),
+                    net.propagate_accumulator(Backend::Scalar, &scalar, stm, 0),
+                    net.propagate_accumulator(backend, &scalar, stm, 0),
                     "{} layers differ at {}",
                     backend.name(),
                     pos.to_sfen()

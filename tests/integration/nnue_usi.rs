@@ -51,14 +51,16 @@ fn reference(n: usize) -> Vec<(String, i64)> {
         .collect()
 }
 
-fn ready(e: &mut Engine) -> Vec<String> {
+/// Sends `isready`; the lines before `readyok`.
+pub(crate) fn ready(e: &mut Engine) -> Vec<String> {
     e.send("isready");
     let mut lines = e.until("readyok", T);
     lines.pop();
     lines
 }
 
-fn eval_of(e: &mut Engine, sfen: &str) -> i64 {
+/// The `eval` command's evaluation of `sfen`.
+pub(crate) fn eval_of(e: &mut Engine, sfen: &str) -> i64 {
     e.send(&format!("position sfen {sfen}"));
     e.send("eval");
     let line = e.until("info string eval ", T).pop().unwrap();

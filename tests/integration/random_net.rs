@@ -325,3 +325,77 @@ impl Shape {
         out
     }
 }
+
+/// `make_sfnn.py`'s signed LEB128 block: the magic, the byte count, the values (one byte each
+/// where every value fits one, as the script's fast path writes them).
+fn sleb128_block(values: &[i16], out: &mut Vec<u8>) {
+    out.extend_from_slice(b"COMPRESSED_LEB128");
+    let mut payload = Vec::with_capacity(values.len());
+    for &v in values {
+        let v = v as i32;
+        let n = if (-64..64).contains(&v) {
+            1
+        } else if (-8192..8192).contains(&v) {
+            2
+        } else {
+            3
+        };
+        for k in 0..n {
+            let more = if k < n - 1 { 0x80 } else { 0 };
+            payload.push(((v >> (7 * k)) & 0x7F) as u8 | more);
+        }
+    }
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(&payload);
+}
+
+/// The file `make_sfnn.py OUT --seed SEED --density DENSITY` writes (the SFNN
+/// halfkahm2_1536_15_32_k3k3 shape; 112,831,072 bytes at density 1/32).
+pub fn write_sfnn(seed: u32, density: f64) -> Vec<u8> {
+    const FEATURES: usize = 5 * 9 * 1629;
+    const FT: usize = 1536;
+    const ARCH: &str =
+        "ModelType=SFNNWithoutPsqt;Features=HalfKA_hm2(Friend)[73305->1536x2],Network=SFNN-1536{LayerStack=9}";
+    let mut rng = NumpyRng::new(seed);
+    let total = FEATURES * FT;
+    let mut out = Vec::with_capacity(total + 300_000);
+    for v in [0x7AF3_2F16, 0x3C20_3B32, ARCH.len() as u32, 0x5F13_4AB8] {
+        out.extend_from_slice(&v.to_le_bytes());
+        if v == ARCH.len() as u32 {
+            out.extend_from_slice(ARCH.as_bytes());
+        }
+    }
+    let mut biases = Vec::with_capacity(FT);
+    rng.small_ints(16, 20, 80, FT, |v| biases.push(v as i16));
+    sleb128_block(&biases, &mut out);
+    // The weights all fit one byte of LEB128 (|w| <= 24): the script's fast path.
+    let spread = if density >= 1.0 { 8 } else { 24 };
+    out.extend_from_slice(b"COMPRESSED_LEB128");
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    let weights_at = out.len();
+    rng.small_ints(16, -spread, spread + 1, total, |v| out.push((v & 0x7F) as u8));
+    if density < 1.0 {
+        for w in &mut out[weights_at..] {
+            if rng.random() >= density {
+                *w = 0;
+            }
+        }
+    }
+    for _ in 0..9 {
+        out.extend_from_slice(&0x6333_718Au32.to_le_bytes());
+        for (outputs, inputs, padded, bound) in [(16, FT, FT, 8), (32, 30, 32, 32), (1, 32, 32, 40)] {
+            for b in rng.ints32(-2000, 2000, outputs) {
+                out.extend_from_slice(&b.to_le_bytes());
+            }
+            let mut n = 0;
+            rng.small_ints(8, -bound, bound + 1, outputs * inputs, |v| {
+                out.push(v as i8 as u8);
+                n += 1;
+                if n % inputs == 0 {
+                    out.resize(out.len() + padded - inputs, 0);
+                }
+            });
+        }
+    }
+    out
+}
