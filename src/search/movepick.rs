@@ -1,7 +1,7 @@
 //! Move ordering: a staged picker (TT move, good captures, killers, counter move, quiets by
 //! history, bad captures) and the history tables it reads.
 
-use super::params::HISTORY_MAX;
+use super::params::{HISTORY_MAX, cont_by_colour};
 use super::see::see_ge;
 use crate::eval::{PIECE_VALUE, capture_value};
 use crate::shogi::movegen::{self, MoveList};
@@ -56,7 +56,8 @@ pub struct History {
     counter: Vec<Option<Move>>,
     /// Capture history: [moved piece-to][captured kind].
     capture: Vec<i16>,
-    /// Continuation history: [kind-to of an earlier move][kind-to of this move].
+    /// Continuation history: [colour to move][kind-to of an earlier move][kind-to of this
+    /// move] (the colour only with `cont_by_colour`; else both colours share the first half).
     continuation: Vec<i16>,
 }
 
@@ -66,7 +67,7 @@ impl Default for History {
             butterfly: vec![0; 2 * 88 * 81],
             counter: vec![None; 32 * 81],
             capture: vec![0; 32 * 81 * 16],
-            continuation: vec![0; KIND_TO * KIND_TO],
+            continuation: vec![0; 2 * KIND_TO * KIND_TO],
         }
     }
 }
@@ -94,17 +95,28 @@ impl History {
         let kt = kind_to_index(pos, m);
         let mut s = self.quiet(us, m);
         for c in conts.iter().flatten() {
-            s += self.continuation[c * KIND_TO + kt] as i32;
+            s += self.continuation[Self::cont_index(us, *c, kt)] as i32;
         }
         s
     }
 
+    #[inline]
+    fn cont_index(us: Color, earlier: usize, kt: usize) -> usize {
+        let side = if cont_by_colour() != 0 { us.index() } else { 0 };
+        (side * KIND_TO + earlier) * KIND_TO + kt
+    }
+
     /// Rewards (or, with a negative bonus, punishes) a quiet move in every quiet table.
     pub fn update_quiet_all(&mut self, pos: &Position, m: Move, conts: &Conts, bonus: i32) {
-        self.update_quiet(pos.side_to_move(), m, bonus);
-        let kt = kind_to_index(pos, m);
+        self.update_quiet_played(pos.side_to_move(), m, kind_to_index(pos, m), conts, bonus);
+    }
+
+    /// `update_quiet_all` for a move `us` already played (its kind-to index `kt`, as noted
+    /// before it was made).
+    pub fn update_quiet_played(&mut self, us: Color, m: Move, kt: usize, conts: &Conts, bonus: i32) {
+        self.update_quiet(us, m, bonus);
         for c in conts.iter().flatten() {
-            gravity(&mut self.continuation[c * KIND_TO + kt], bonus);
+            gravity(&mut self.continuation[Self::cont_index(us, *c, kt)], bonus);
         }
     }
 

@@ -148,6 +148,13 @@ tunables! {
     hist_prune = 0;
     /// Razoring below alpha by this margin times depth squared, at depth 3 and less (0: off).
     razor_margin = 0;
+    /// Continuation histories per colour to move (1) or shared by both colours (0).
+    cont_by_colour = 0;
+    /// Histories updated also at PV nodes whose best move raised alpha without a cutoff (1).
+    hist_on_alpha = 0;
+    /// A node that fails low rewards the quiet move that led to it, with this percentage of
+    /// the usual bonus (0: never; Stockfish's prior countermove bonus).
+    prior_quiet_bonus = 0;
     /// Helper thread `id` skips the iterations where `(depth + id) % helper_skip_period == 0`
     /// (0: every thread searches every depth).
     helper_skip_period = 0;

@@ -25,6 +25,8 @@ pub(super) struct Frame {
     pub(super) current_piece_to: Option<usize>,
     /// Kind-to index of `current`, for continuation history.
     pub(super) current_kind_to: Option<usize>,
+    /// `current` is neither a capture nor a pawn's promotion.
+    pub(super) current_quiet: bool,
     pub(super) excluded: Option<Move>,
     pub(super) null_moved: bool,
     /// Double singular extensions on the line to this node.

@@ -457,7 +457,7 @@ impl Worker<'_> {
         }
 
         if let Some(bm) = best_move
-            && best_value >= beta
+            && (best_value >= beta || hist_on_alpha() != 0)
         {
             let bonus = (history_bonus_mul() * depth * depth).min(history_bonus_max());
             let hist = &mut self.data.history;
@@ -477,6 +477,18 @@ impl Worker<'_> {
             }
             for &c in &captures_tried {
                 hist.update_capture(&self.pos, c, -bonus);
+            }
+        } else if best_move.is_none() && prior_quiet_bonus() > 0 && !root && excluded.is_none() {
+            // Every move failed low: the quiet move that led here was a good one for its side.
+            let prev = self.stack[ply - 1];
+            if let (Some(pm), Some(kt), true) = (prev.current, prev.current_kind_to, prev.current_quiet) {
+                let bonus = (history_bonus_mul() * depth * depth).min(history_bonus_max()) * prior_quiet_bonus() / 100;
+                let prev_conts: Conts = [
+                    if ply >= 2 { self.stack[ply - 2].current_kind_to } else { None },
+                    if ply >= 3 { self.stack[ply - 3].current_kind_to } else { None },
+                    if cont_ply4() != 0 && ply >= 5 { self.stack[ply - 5].current_kind_to } else { None },
+                ];
+                self.data.history.update_quiet_played(!self.pos.side_to_move(), pm, kt, &prev_conts, bonus);
             }
         }
 
@@ -645,6 +657,7 @@ impl Worker<'_> {
         frame.current = m;
         frame.current_piece_to = m.map(|m| piece_to_index(&self.pos, m));
         frame.current_kind_to = m.map(|m| kind_to_index(&self.pos, m));
+        frame.current_quiet = m.is_some_and(|m| !is_tactical(&self.pos, m));
         let doubles = frame.double_extensions + (extension >= 2) as i32;
         self.stack[ply + 1].double_extensions = doubles;
     }
