@@ -51,7 +51,8 @@ const PARAMETER_BYTES: usize = 4
     + (4 * HIDDEN + HIDDEN * HIDDEN)
     + (4 + HIDDEN);
 
-/// The shapes a file is matched against when its string does not parse (by hash and size).
+/// The shapes a file is matched against when its string does not parse (by hash and size);
+/// every one checked against a YaneuraOu build of it.
 fn known_shapes() -> Vec<Architecture> {
     let a = Architecture::classic;
     vec![

@@ -116,6 +116,19 @@ fn halfkp_1024x2_8_64() {
     check_shape("halfkp_1024x2-8-64", FeatureSet::HalfKp, 1024, &[8, 64]);
 }
 
+/// Shapes of YaneuraOu's architecture generator without an edition of their own (built as
+/// `YANEURAOU_ENGINE_NNUE_HALFKP_512X2_8_64` and `..._768X2_16_64`): read with no code of
+/// their own.
+#[test]
+fn halfkp_512x2_8_64() {
+    check_shape("halfkp_512x2-8-64", FeatureSet::HalfKp, 512, &[8, 64]);
+}
+
+#[test]
+fn halfkp_768x2_16_64() {
+    check_shape("halfkp_768x2-16-64", FeatureSet::HalfKp, 768, &[16, 64]);
+}
+
 #[test]
 fn halfkpe9_256x2_32_32() {
     check_shape("halfkpe9_256x2-32-32", FeatureSet::HalfKpE9, 256, &[32, 32]);
