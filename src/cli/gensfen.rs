@@ -15,7 +15,7 @@ pub struct GensfenArgs {
     #[arg(long, required_unless_present = "from_games")]
     games: Option<u64>,
     /// Instead of playing: the positions of recorded games (CSA) with the scores of the player
-    /// `--scores-of` and the games' results.
+    /// `--scores-of` and the games' results, or of games files (`.games`), as records.
     #[arg(long, num_args = 1.., conflicts_with = "games")]
     from_games: Vec<String>,
     /// Whose recorded scores are kept (player name prefix), with --from-games.
@@ -30,7 +30,9 @@ pub struct GensfenArgs {
     /// Depth per move instead of nodes.
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=MAX_PLY as i64 - 10))]
     depth: Option<i32>,
-    /// Output file (PackedSfenValue records, 40 bytes each); FILE.progress keeps the count.
+    /// Output file: PackedSfenValue records (40 bytes each; FILE.progress keeps the count), or,
+    /// for a name ending in `.games`, whole games (every move and score, about 2.5 bytes a
+    /// position; continued with exactly the games it lacks).
     #[arg(long)]
     out: String,
     #[arg(long, default_value_t = 1)]
@@ -63,7 +65,10 @@ pub fn run(args: GensfenArgs) -> Result<(), CliError> {
     let mut engine = EngineOptions { hash_mib: args.hash, ..EngineOptions::default() };
     args.network.apply(&mut engine);
     // Refuse a bad teacher before any game (the game threads would fall back silently).
-    args.network.load()?;
+    let teacher = match args.network.load()? {
+        Some(net) => format!("{}-{:016x}", net.arch().name(), net.checksum()),
+        None => "linear".to_string(),
+    };
     let opts = GensfenOptions {
         games,
         nodes: args.nodes,
@@ -73,6 +78,7 @@ pub fn run(args: GensfenArgs) -> Result<(), CliError> {
         random_plies: args.random_plies,
         max_ply: args.max_ply,
         engine,
+        teacher,
     };
     let bar = if args.quiet || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
@@ -104,7 +110,19 @@ pub fn run(args: GensfenArgs) -> Result<(), CliError> {
 /// `--from-games`: recorded games to records, written to `--out` (replacing it).
 fn from_games(args: &GensfenArgs) -> Result<(), CliError> {
     let mut games = Vec::new();
+    let mut out = Vec::new();
+    let mut stored = 0;
     for path in &args.from_games {
+        if path.ends_with(".games") {
+            // Self-play games of `gensfen --out FILE.games`: every searched position `keep`s.
+            let file = crate::learn::game_store::read(std::path::Path::new(path))
+                .map_err(|e| CliError::Data(format!("{path}: {e}")))?;
+            for g in &file.games {
+                out.extend(gensfen::records_of(g, args.max_ply).map_err(|e| CliError::Data(format!("{path}: {e}")))?);
+            }
+            stored += file.games.len();
+            continue;
+        }
         let bytes = std::fs::read(path).map_err(|err| CliError::File { path: path.clone(), err })?;
         let text = crate::records::decode(&bytes).map_err(|e| CliError::Data(format!("{path}: {e}")))?;
         for (i, g) in crate::records::csa::parse_all(&text).into_iter().enumerate() {
@@ -112,11 +130,13 @@ fn from_games(args: &GensfenArgs) -> Result<(), CliError> {
         }
     }
     let (bytes, used) = gensfen::records_from_games(&games, &args.scores_of, args.skip_plies);
-    std::fs::write(&args.out, &bytes).map_err(|err| CliError::File { path: args.out.clone(), err })?;
+    out.extend(bytes);
+    std::fs::write(&args.out, &out).map_err(|err| CliError::File { path: args.out.clone(), err })?;
     eprintln!(
-        "{} positions of {used} games (of {}) in {}",
-        bytes.len() / crate::records::packed_sfen::RECORD_BYTES,
-        games.len(),
+        "{} positions of {} games (of {}) in {}",
+        out.len() / crate::records::packed_sfen::RECORD_BYTES,
+        used + stored,
+        games.len() + stored,
         args.out
     );
     Ok(())

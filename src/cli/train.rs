@@ -11,7 +11,8 @@ use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct TrainArgs {
-    /// Training data: files of 40-byte PackedSfenValue records.
+    /// Training data: files of 40-byte PackedSfenValue records, or games files (`.games`, of
+    /// `gensfen --out FILE.games`: their searched positions, filtered as gensfen keeps them).
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<String>,
     /// The network file written: that of the epoch with the best validation loss.

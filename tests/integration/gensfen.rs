@@ -99,6 +99,69 @@ fn a_continued_run_gives_the_games_of_a_single_run() {
     assert_eq!(count(records(&once)), count(records(&twice)));
 }
 
+/// Games files: every searched move and score of each game, read back as the records a
+/// direct run writes; a run stopped inside a batch and continued holds exactly the games of a
+/// single run; damage is an error.
+#[test]
+fn a_games_file_keeps_whole_games_and_gives_the_same_records() {
+    use hayate::learn::game_store;
+    let _cpu = crate::common::shared();
+    let psv = temp("direct.psv");
+    gensfen(&psv, 5, 1);
+    let games = temp("five.games");
+    gensfen(&games, 5, 2);
+    let file = game_store::read(&games).unwrap();
+    assert_eq!(file.games.len(), 5);
+    assert!(
+        file.settings.starts_with("seed 5 nodes 300 random_plies 4 max_ply 320 teacher linear"),
+        "{}",
+        file.settings
+    );
+    // Every searched move is there with its score; the kept ones are the direct run's records.
+    let converted = temp("converted.psv");
+    let status = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(["gensfen", "--from-games"])
+        .arg(&games)
+        .arg("--out")
+        .arg(&converted)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let sorted = |mut v: Vec<PackedSfenValue>| {
+        v.sort_by_key(|r| r.to_bytes());
+        v
+    };
+    let direct = records(&psv);
+    assert!(direct.len() > 50);
+    assert_eq!(sorted(records(&converted)), sorted(direct.clone()));
+    let searched: usize = file.games.iter().map(|g| g.moves.len()).sum();
+    assert!(searched > direct.len(), "{searched} searched, {} kept", direct.len());
+    // Stopped inside its last batch: the next run plays exactly the games that are missing.
+    let bytes = std::fs::read(&games).unwrap();
+    let cut = temp("cut.games");
+    std::fs::write(&cut, &bytes[..bytes.len() - 7]).unwrap();
+    assert!(game_store::read(&cut).is_err());
+    gensfen(&cut, 5, 1);
+    let mut again = game_store::read(&cut).unwrap().games;
+    again.sort_by_key(|g| g.index);
+    let mut want = file.games.clone();
+    want.sort_by_key(|g| g.index);
+    assert_eq!(again, want);
+    // A file of other settings is not continued.
+    let status = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(["gensfen", "--nodes", "301", "--seed", "5", "--quiet", "--games", "6", "--out"])
+        .arg(&cut)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(!status.status.success());
+    assert!(
+        String::from_utf8_lossy(&status.stderr).contains("nodes 300"),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+}
+
 /// Two records written by cshogi (tests/data/scripts/two.psv: the start position with 7g7f,
 /// then 3c3d): hayate packs the same positions to the same bytes and reads the same moves.
 #[test]

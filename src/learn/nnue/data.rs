@@ -32,6 +32,8 @@ pub enum DataError {
     PartialRecord { path: PathBuf, bytes: u64 },
     /// Not one usable position to train on.
     NoPositions,
+    /// A games file that does not read.
+    Games { path: PathBuf, reason: String },
 }
 
 impl fmt::Display for DataError {
@@ -44,6 +46,7 @@ impl fmt::Display for DataError {
                 path.display()
             ),
             DataError::NoPositions => write!(f, "the data holds no position to train on"),
+            DataError::Games { path, reason } => write!(f, "{}: {reason}", path.display()),
         }
     }
 }
@@ -179,7 +182,19 @@ pub fn split_point(records: &[[u8; RECORD_BYTES]], fraction: f64) -> usize {
     (s..n).find(|&i| game_ply(&records[i]) <= game_ply(&records[i - 1])).unwrap_or(s)
 }
 
-/// Reads the files: the training set, the validation set (a tail `validation` fraction of each
+/// The training records of a games file (`crate::learn::game_store`): its searched positions
+/// that `gensfen::keep` accepts, as `gensfen` would have written them.
+fn games_records(path: &Path) -> Result<Vec<u8>, DataError> {
+    let corrupt = |reason: String| DataError::Games { path: path.to_path_buf(), reason };
+    let file = crate::learn::game_store::read(path).map_err(|e| corrupt(e.to_string()))?;
+    let mut out = Vec::new();
+    for g in &file.games {
+        out.extend(super::gensfen::records_of(g, u32::MAX).map_err(corrupt)?);
+    }
+    Ok(out)
+}
+
+/// Reads the files (PackedSfenValue records, or games files ending in `.games`): the training set, the validation set (a tail `validation` fraction of each
 /// file) and a report per file. Decoding runs on `threads` threads.
 pub fn load<P: AsRef<Path>>(
     paths: &[P],
@@ -189,7 +204,11 @@ pub fn load<P: AsRef<Path>>(
     let (mut train, mut valid, mut reports) = (Dataset::default(), Dataset::default(), Vec::new());
     for path in paths {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|err| DataError::Io { path: path.to_path_buf(), err })?;
+        let bytes = if path.extension().is_some_and(|e| e == "games") {
+            games_records(path)?
+        } else {
+            std::fs::read(path).map_err(|err| DataError::Io { path: path.to_path_buf(), err })?
+        };
         let (records, rest) = bytes.as_chunks::<RECORD_BYTES>();
         if !rest.is_empty() {
             return Err(DataError::PartialRecord { path: path.to_path_buf(), bytes: bytes.len() as u64 });

@@ -18,11 +18,15 @@
 //!
 //! Runs are resumable: `FILE.progress` holds the number of games finished and the bytes
 //! written for them; a new run with the same file continues after them (cutting off a record
-//! of a game the last run did not finish).
+//! of a game the last run did not finish). With two threads or more a stopped run may have
+//! finished a game after one it did not, so the continuation is not exactly the games of one
+//! run; a games file (`FILE.games`, `crate::learn::game_store`) keeps whole games with their
+//! numbers instead, and a run continues it with exactly the games it lacks.
 
 use crate::engine::options::RESIGN_VALUE;
 use crate::engine::{Engine, EngineOptions};
 use crate::learn::game::{self, GameSettings, is_quiet};
+use crate::learn::game_store::{GameStoreError, GameWriter, StoredGame};
 use crate::learn::recorded::{outcome, player_named};
 use crate::learn::rng::Rng;
 use crate::records::packed_sfen::{PackedSfenValue, RECORD_BYTES, move_to_psv, pack};
@@ -57,6 +61,9 @@ pub struct GensfenOptions {
     pub max_ply: u32,
     /// The engine each game thread plays with (its evaluation, `EvalDir`, is the teacher).
     pub engine: EngineOptions,
+    /// The teacher in words, for a games file's settings line (`linear`, `built-in`, or the
+    /// network's digest).
+    pub teacher: String,
 }
 
 impl Default for GensfenOptions {
@@ -70,6 +77,7 @@ impl Default for GensfenOptions {
             random_plies: 4,
             max_ply: 320,
             engine: EngineOptions { hash_mib: 16, ..EngineOptions::default() },
+            teacher: "linear".into(),
         }
     }
 }
@@ -88,26 +96,31 @@ pub fn keep(pos: &Position, mv: Move, score: i32, ply_after_random: bool, max_pl
     ply_after_random && is_quiet(pos, mv) && pos.game_ply() < max_ply && score.abs() <= SCORE_CAP
 }
 
-/// The start of game `g`: a prefix of an opening line.
-fn opening(rng: &mut Rng) -> Position {
+/// The start of game `g`: a prefix of an opening line (the position, and the moves to it from
+/// the start position).
+fn opening(rng: &mut Rng) -> (Position, Vec<Move>) {
     let lines: Vec<&str> = OPENINGS.lines().filter(|l| l.starts_with("startpos")).collect();
     let line = lines[(rng.next_u64() % lines.len() as u64) as usize];
     let moves: Vec<&str> = line.split_whitespace().skip(2).collect();
     let take =
         MIN_OPENING_PLIES + (rng.next_u64() % (moves.len().saturating_sub(MIN_OPENING_PLIES) + 1) as u64) as usize;
     let mut pos = Position::startpos();
+    let mut played = Vec::new();
     for m in moves.iter().take(take) {
         match pos.parse_usi_move(m) {
-            Ok(mv) => pos.do_move(mv),
+            Ok(mv) => {
+                pos.do_move(mv);
+                played.push(mv);
+            }
             Err(_) => break, // the lines are checked by the tests; a bad one just ends early
         }
     }
-    pos
+    (pos, played)
 }
 
-/// Plays one game; returns its kept positions and the winner (`None` for a draw).
-fn play_game(opts: &GensfenOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec<Sample>, Option<Color>) {
-    let start = opening(rng);
+/// Plays game number `index` whole: every searched move with its score, and the result.
+fn play_game(opts: &GensfenOptions, rng: &mut Rng, engine: &mut Engine, index: u32) -> StoredGame {
+    let (start, opening_moves) = opening(rng);
     let limits = match opts.depth {
         Some(d) => Limits { depth: Some(d), ..Default::default() },
         None => Limits { nodes: Some(opts.nodes), ..Default::default() },
@@ -120,21 +133,33 @@ fn play_game(opts: &GensfenOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec<
         adjudicate: ADJUDICATE,
         max_game_ply: opts.max_ply,
     };
-    let mut samples = Vec::new();
+    let (mut moves, mut random) = (Vec::new(), 0u8);
     let winner = game::play_game(engine, start, &settings, rng, |t| {
-        if keep(t.pos, t.mv, t.score, !t.random, opts.max_ply)
-            && let Ok(packed) = pack(t.pos)
+        moves.push((t.mv, t.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
+        random += t.random as u8;
+    });
+    StoredGame { index, start: String::new(), opening: opening_moves, moves, random, winner }
+}
+
+/// The training records of a game: its searched positions that `keep` accepts (positions
+/// from game ply `max_ply` on are not), with the game's result. An illegal move (a damaged
+/// file) is an error.
+pub fn records_of(game: &StoredGame, max_ply: u32) -> Result<Vec<u8>, String> {
+    let mut samples = Vec::new();
+    game.replay(|pos, mv, score, random| {
+        if keep(pos, mv, score as i32, !random, max_ply)
+            && let Ok(packed) = pack(pos)
         {
             samples.push(Sample {
                 packed,
-                score: t.score,
-                mv: t.mv,
-                game_ply: t.pos.game_ply(),
-                side: t.pos.side_to_move(),
+                score: score as i32,
+                mv,
+                game_ply: pos.game_ply(),
+                side: pos.side_to_move(),
             });
         }
-    });
-    (samples, winner)
+    })?;
+    Ok(records(&samples, game.winner))
 }
 
 /// The records of a finished game.
@@ -215,6 +240,12 @@ fn write_progress(path: &str, games: u64, bytes: u64) -> std::io::Result<()> {
 /// threads, appending their records to `path`. `on_game` is told the games and records after
 /// each game.
 pub fn run(opts: &GensfenOptions, path: &str, on_game: impl Fn(u64, u64) + Sync) -> std::io::Result<GensfenReport> {
+    if path.ends_with(".games") {
+        return run_games(opts, path, on_game).map_err(|e| match e {
+            GameStoreError::Io(e) => e,
+            e => std::io::Error::other(e.to_string()),
+        });
+    }
     let (done, bytes) = read_progress(path);
     let mut file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(path)?;
     // Cut off what a run stopped in the middle of a game left behind.
@@ -242,8 +273,8 @@ pub fn run(opts: &GensfenOptions, path: &str, on_game: impl Fn(u64, u64) + Sync)
                         break;
                     }
                     let mut rng = Rng::new(opts.seed, g);
-                    let (samples, winner) = play_game(opts, &mut rng, &mut engine);
-                    let bytes = records(&samples, winner);
+                    let game = play_game(opts, &mut rng, &mut engine, g as u32);
+                    let bytes = records_of(&game, opts.max_ply).expect("a game just played replays");
                     let mut o = out.lock();
                     let (file, games, written) = &mut *o;
                     let r = file.write_all(&bytes).and_then(|_| file.flush()).and_then(|_| {
@@ -266,4 +297,78 @@ pub fn run(opts: &GensfenOptions, path: &str, on_game: impl Fn(u64, u64) + Sync)
     }
     let (_, games, written) = out.into_inner();
     Ok(GensfenReport { games, records: written / RECORD_BYTES as u64, played: played.load(Ordering::Relaxed) })
+}
+
+/// The settings line of a games file: what makes its games what they are.
+pub fn settings_line(opts: &GensfenOptions) -> String {
+    let limit = match opts.depth {
+        Some(d) => format!("depth {d}"),
+        None => format!("nodes {}", opts.nodes),
+    };
+    format!(
+        "seed {} {limit} random_plies {} max_ply {} teacher {} hayate {}",
+        opts.seed,
+        opts.random_plies,
+        opts.max_ply,
+        opts.teacher,
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// `run` into a games file: plays the games `0..opts.games` the file does not hold yet, on
+/// `opts.threads` threads, and appends them in batches. `on_game` is told the games in the file
+/// and their searched positions after each game.
+pub fn run_games(
+    opts: &GensfenOptions,
+    path: &str,
+    on_game: impl Fn(u64, u64) + Sync,
+) -> Result<GensfenReport, GameStoreError> {
+    let settings = settings_line(opts);
+    let existing = match std::fs::read(path) {
+        Ok(bytes) if !bytes.is_empty() => crate::learn::game_store::parse(&bytes)?.games,
+        _ => Vec::new(),
+    };
+    let (writer, done) = GameWriter::open(std::path::Path::new(path), &settings)?;
+    let done: std::collections::HashSet<u32> = done.into_iter().collect();
+    let positions: u64 = existing.iter().filter(|g| done.contains(&g.index)).map(|g| g.moves.len() as u64).sum();
+    let todo: Vec<u32> = (0..opts.games.min(u32::MAX as u64) as u32).filter(|g| !done.contains(g)).collect();
+    let out = Mutex::new((writer, done.len() as u64, positions));
+    let next = AtomicU64::new(0);
+    let played = AtomicU64::new(0);
+    let error: Mutex<Option<std::io::Error>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..opts.threads.max(1) {
+            s.spawn(|| {
+                let engine_options =
+                    EngineOptions { resign_value: RESIGN_VALUE.range().1 as i32, threads: 1, ..opts.engine.clone() };
+                let mut engine = Engine::with_options(engine_options);
+                engine.prepare_and_wait();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                    if i >= todo.len() || error.lock().is_some() {
+                        break;
+                    }
+                    let g = todo[i];
+                    let mut rng = Rng::new(opts.seed, g as u64);
+                    let game = play_game(opts, &mut rng, &mut engine, g);
+                    let mut o = out.lock();
+                    let (writer, games, positions) = &mut *o;
+                    if let Err(e) = writer.add(&game) {
+                        *error.lock() = Some(e);
+                        break;
+                    }
+                    *games += 1;
+                    *positions += game.moves.len() as u64;
+                    played.fetch_add(1, Ordering::Relaxed);
+                    on_game(*games, *positions);
+                }
+            });
+        }
+    });
+    let (mut writer, games, positions) = out.into_inner();
+    if let Some(e) = error.into_inner() {
+        return Err(e.into());
+    }
+    writer.flush()?;
+    Ok(GensfenReport { games, records: positions, played: played.load(Ordering::Relaxed) })
 }
