@@ -136,6 +136,30 @@ fn a_games_file_keeps_whole_games_and_gives_the_same_records() {
     assert_eq!(sorted(records(&converted)), sorted(direct.clone()));
     let searched: usize = file.games.iter().map(|g| g.moves.len()).sum();
     assert!(searched > direct.len(), "{searched} searched, {} kept", direct.len());
+    // Read independently (usi-scripts/games_dump.py: Python's gzip, cshogi's moves): the same
+    // games, every move legal, and every kept record one of its searched positions.
+    let dump = Command::new("python3")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/usi-scripts/games_dump.py"))
+        .arg(&games)
+        .output()
+        .expect("python3 with cshogi (pip install cshogi)");
+    assert!(dump.status.success(), "{}", String::from_utf8_lossy(&dump.stderr));
+    let text = String::from_utf8(dump.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], file.settings);
+    assert_eq!(*lines.last().unwrap(), format!("games: 5, searched positions: {searched}, illegal moves: 0"));
+    let dumped: std::collections::HashSet<(String, String, i16, i8)> = lines[1..lines.len() - 1]
+        .iter()
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|f| f[4] == "0")
+        .map(|f| (f[1].to_string(), f[2].to_string(), f[3].parse().unwrap(), f[5].parse().unwrap()))
+        .collect();
+    for r in &direct {
+        let sfen = r.position().unwrap().to_sfen();
+        let sfen = sfen.split(' ').take(3).collect::<Vec<_>>().join(" ");
+        let mv = move_from_psv(r.mv).unwrap().to_string();
+        assert!(dumped.contains(&(sfen.clone(), mv.clone(), r.score, r.result)), "{sfen} {mv} {}", r.score);
+    }
     // Stopped inside its last batch: the next run plays exactly the games that are missing.
     let bytes = std::fs::read(&games).unwrap();
     let cut = temp("cut.games");
