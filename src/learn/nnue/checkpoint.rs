@@ -9,7 +9,7 @@
 
 use super::model::{DENSE_LEN, HALF, Model, Row};
 use super::optim::Adam;
-use crate::nnue::features::{FE_END, INPUT_DIMENSIONS};
+use crate::nnue::features::INPUT_DIMENSIONS;
 use std::fmt;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -219,8 +219,11 @@ pub fn load(path: &Path) -> Result<State, CheckpointError> {
         return Err(CheckpointError::BadHeader("best epoch after the last one"));
     }
     let best = if best_epoch == 0 { None } else { Some((best_epoch, best_loss)) };
-    let mut model =
-        Model { ft: vec![Row::ZERO; INPUT_DIMENSIONS], factor: vec![Row::ZERO; FE_END], dense: vec![0.0; DENSE_LEN] };
+    let mut model = Model {
+        ft: vec![Row::ZERO; INPUT_DIMENSIONS],
+        factor: vec![Row::ZERO; super::model::FACTOR_ROWS],
+        dense: vec![0.0; DENSE_LEN],
+    };
     let mut adam = Adam::new();
     adam.step = step;
     for (name, t) in [

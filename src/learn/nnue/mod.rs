@@ -14,8 +14,10 @@
 //! 32->32, clipped ReLU; 32->1. A factoriser adds 1,548 king-independent rows (one per
 //! BonaPiece) to every HalfKP row of the same BonaPiece: what a piece on a square is worth
 //! whatever the king's square is learnt from every position at once, which is what lets a few
-//! million positions train 32 M transformer weights. The factor rows are folded into the HalfKP
-//! rows at export.
+//! million positions train 32 M transformer weights. A second one adds 5,202 rows of a board
+//! piece's place relative to the own king (18 piece classes x 17 x 17 offsets) to the HalfKP
+//! rows of that piece and offset, whatever the king's square. The factor rows are folded into
+//! the HalfKP rows at export.
 //!
 //! **Loss.** The output `y` is in units where `cp = 508 y` (127 x 64 / FV_SCALE 16, see
 //! `quantise`). The predicted win probability is `p = sigmoid(cp / scale)` (`scale` 600), the

@@ -33,6 +33,35 @@ pub const OUT_WEIGHTS: usize = L2_BIAS + HIDDEN;
 pub const OUT_BIAS: usize = OUT_WEIGHTS + HIDDEN;
 pub const DENSE_LEN: usize = OUT_BIAS + 1;
 
+/// Factor rows: one per BonaPiece (what every king square shares: the "P" features), then one
+/// per board piece class (friend or enemy, kind: 18) and offset from the own king (17 x 17):
+/// what a piece's place relative to the king is worth wherever the king stands. Each HalfKP
+/// row's weights are its own plus those of its factor rows (`factor_rows`).
+pub const FACTOR_ROWS: usize = FE_END + RELATIVE_ROWS;
+/// Factor rows of the piece-relative-to-king kind.
+pub const RELATIVE_ROWS: usize = 18 * 17 * 17;
+
+/// The piece-relative-to-king factor row of HalfKP feature `f`, for a board piece.
+#[inline(always)]
+pub fn relative_row(f: usize) -> Option<usize> {
+    let (king, bona) = (f / FE_END, f % FE_END);
+    let board = bona.checked_sub(90)?;
+    let (class, sq) = (board / 81, board % 81);
+    let file = sq / 9 + 8 - king / 9;
+    let rank = sq % 9 + 8 - king % 9;
+    Some(FE_END + (class * 17 + file) * 17 + rank)
+}
+
+/// The factor rows of HalfKP feature `f`: its BonaPiece's, and for a board piece its
+/// piece-relative-to-king row.
+#[inline(always)]
+pub fn factor_rows(f: usize) -> impl Iterator<Item = usize> {
+    std::iter::once(f % FE_END).chain(relative_row(f))
+}
+
+/// A row of zeros, for the features without a relative factor row.
+static ZERO_ROW: Row = Row::ZERO;
+
 /// One row of 256 transformer weights (or their gradients or moments).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C, align(64))]
@@ -47,7 +76,7 @@ impl Row {
 pub struct Model {
     /// HalfKP rows, one per feature.
     pub ft: Vec<Row>,
-    /// Factor rows, one per BonaPiece (the king-independent "P" features).
+    /// Factor rows (`FACTOR_ROWS`): per BonaPiece, then per piece relative to the king.
     pub factor: Vec<Row>,
     /// Transformer biases and the dense layers (layout: the constants above).
     pub dense: Vec<f32>,
@@ -71,8 +100,9 @@ impl Model {
             let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * u - 1.0) * a
         };
-        let mut factor = vec![Row::ZERO; FE_END];
-        for row in &mut factor {
+        // The relative rows start at 0, as the HalfKP rows do.
+        let mut factor = vec![Row::ZERO; FACTOR_ROWS];
+        for row in &mut factor[..FE_END] {
             row.0.iter_mut().for_each(|w| *w = uniform(INIT_FT));
         }
         let mut dense = vec![0.0; DENSE_LEN];
@@ -92,9 +122,10 @@ impl Model {
     pub fn folded(&self) -> Model {
         let mut m = self.clone();
         for (i, row) in m.ft.iter_mut().enumerate() {
-            let p = &self.factor[i % FE_END].0;
-            for (w, &p) in row.0.iter_mut().zip(p) {
-                *w += p;
+            for r in factor_rows(i) {
+                for (w, &p) in row.0.iter_mut().zip(&self.factor[r].0) {
+                    *w += p;
+                }
             }
         }
         m.factor.iter_mut().for_each(|r| *r = Row::ZERO);
@@ -193,9 +224,10 @@ pub fn forward(model: &Model, features: &SampleFeatures, a: &mut Activations) ->
         for &f in &features[side * MAX_ACTIVE..(side + 1) * MAX_ACTIVE] {
             let w = &model.ft[f as usize].0;
             let p = &model.factor[f as usize % FE_END].0;
-            // The row and its factor summed first, as the folded network has them.
+            let r = relative_row(f as usize).map_or(&ZERO_ROW.0, |r| &model.factor[r].0);
+            // The row and its factors summed first, as the folded network has them.
             for k in 0..HALF {
-                acc[k] += w[k] + p[k];
+                acc[k] += w[k] + p[k] + r[k];
             }
         }
         for (h, &x) in a.h0[side * HALF..(side + 1) * HALF].iter_mut().zip(acc.iter()) {
@@ -457,6 +489,25 @@ mod tests {
     }
 
     #[test]
+    fn relative_rows_number_each_piece_and_offset_once() {
+        // The same piece at the same offset from the king shares a row; rows fill the range.
+        let mut seen = vec![false; RELATIVE_ROWS];
+        for king in 0..81 {
+            for bona in 90..FE_END {
+                let r = relative_row(king * FE_END + bona).unwrap();
+                seen[r - FE_END] = true;
+                // Shifting the king and the piece together by one file keeps the row.
+                let (sq, king_file) = ((bona - 90) % 81, king / 9);
+                if king_file < 8 && sq / 9 < 8 {
+                    assert_eq!(relative_row((king + 9) * FE_END + bona + 9), Some(r));
+                }
+            }
+            assert_eq!(relative_row(king * FE_END + 89), None);
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
     fn the_factoriser_fold_is_exact() {
         let m = factored_model();
         let folded = m.folded();
@@ -508,6 +559,16 @@ mod tests {
                 .map(|&r| g.ft.get(r as usize).unwrap().0[k])
                 .sum();
         check(&mut m, &move |m: &mut Model| &mut m.factor[bona].0[k], sum);
-        assert!(checked >= 5, "only {checked} non-zero gradients checked");
+        // A piece-relative-to-king row: the sum over the HalfKP rows that share it.
+        let feature = f.iter().map(|&x| x as usize).find(|&x| relative_row(x).is_some()).expect("a board piece");
+        let rel = relative_row(feature).unwrap();
+        let sum: f32 =
+            g.ft.touched()
+                .iter()
+                .filter(|&&r| relative_row(r as usize) == Some(rel))
+                .map(|&r| g.ft.get(r as usize).unwrap().0[k])
+                .sum();
+        check(&mut m, &move |m: &mut Model| &mut m.factor[rel].0[k], sum);
+        assert!(checked >= 6, "only {checked} non-zero gradients checked");
     }
 }

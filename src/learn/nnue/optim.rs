@@ -7,7 +7,7 @@
 //! every step.
 
 use super::model::{DENSE_LEN, Row};
-use crate::nnue::features::{FE_END, INPUT_DIMENSIONS};
+use crate::nnue::features::INPUT_DIMENSIONS;
 
 /// First-moment decay.
 pub const BETA1: f32 = 0.9;
@@ -34,8 +34,8 @@ impl Adam {
             step: 0,
             ft_m: vec![Row::ZERO; INPUT_DIMENSIONS],
             ft_v: vec![Row::ZERO; INPUT_DIMENSIONS],
-            factor_m: vec![Row::ZERO; FE_END],
-            factor_v: vec![Row::ZERO; FE_END],
+            factor_m: vec![Row::ZERO; super::model::FACTOR_ROWS],
+            factor_v: vec![Row::ZERO; super::model::FACTOR_ROWS],
             dense_m: vec![0.0; DENSE_LEN],
             dense_v: vec![0.0; DENSE_LEN],
         }

@@ -12,7 +12,7 @@
 
 use super::data::SampleFeatures;
 use super::model::{self, FT_BIAS, L1_BIAS, L2_BIAS, Model, OUT_BIAS, OUT_WEIGHTS};
-use crate::nnue::features::{FE_END, MAX_ACTIVE};
+use crate::nnue::features::MAX_ACTIVE;
 use crate::nnue::{DEFAULT_FV_SCALE, HALF_DIMENSIONS, HIDDEN, MAX_EVAL, NetworkParameters, TRANSFORMED_DIMENSIONS};
 use std::path::Path;
 
@@ -40,9 +40,14 @@ pub fn quantise(m: &Model) -> NetworkParameters {
         *b = (m.dense[FT_BIAS + k] * FT_SCALE).round() as i16;
     }
     for (i, (q, row)) in p.ft_weights.iter_mut().zip(&m.ft).enumerate() {
-        let factor = &m.factor[i % FE_END].0;
-        for ((q, &w), &f) in q.iter_mut().zip(&row.0).zip(factor) {
-            *q = ((w + f) * FT_SCALE).round() as i16;
+        let mut w = row.0;
+        for r in model::factor_rows(i) {
+            for (w, &f) in w.iter_mut().zip(&m.factor[r].0) {
+                *w += f;
+            }
+        }
+        for (q, &w) in q.iter_mut().zip(&w) {
+            *q = (w * FT_SCALE).round() as i16;
         }
     }
     for (j, row) in model::l1_rows(&m.dense).iter().enumerate() {

@@ -147,8 +147,10 @@ simd_fn! {
             }
             let i = r - base;
             step.update(&mut ft[i].0, &mut m[i].0, &mut v[i].0, &g.0);
-            for (f, &g) in factor.row_mut(r % FE_END).0.iter_mut().zip(&g.0) {
-                *f += g;
+            for fr in model::factor_rows(r) {
+                for (f, &g) in factor.row_mut(fr).0.iter_mut().zip(&g.0) {
+                    *f += g;
+                }
             }
         }
     }
@@ -205,7 +207,7 @@ impl Trainer {
         Trainer {
             state,
             grads: (0..threads).map(|_| Gradients::new()).collect(),
-            factor_grads: (0..threads).map(|_| SparseRows::new(FE_END)).collect(),
+            factor_grads: (0..threads).map(|_| SparseRows::new(model::FACTOR_ROWS)).collect(),
             union: Vec::new(),
             marked: vec![false; INPUT_DIMENSIONS],
             order: Vec::new(),
