@@ -101,7 +101,7 @@ fn scripts_searching_positions_end_with_a_legal_move() {
 /// test) and the start of the last line it prints when it ran to the end (and, for the match
 /// and soak runners, found nothing wrong). They need `python3` with `cshogi`
 /// (`pip install cshogi`; `.ci/run` installs it).
-const PYTHON_TOOLS: [(&str, &[&str], &str); 11] = [
+const PYTHON_TOOLS: [(&str, &[&str], &str); 12] = [
     ("latency.py", &["--engine", "ENGINE", "--runs", "1"], "quit "),
     (
         "nps.py",
@@ -121,6 +121,8 @@ const PYTHON_TOOLS: [(&str, &[&str], &str); 11] = [
     ),
     // Two records of gensfen's format, written by hand from the start position.
     ("psv_dump.py", &["tests/data/scripts/two.psv"], "records: 2, illegal moves: 0"),
+    // Two self-play games (`hayate gensfen --games 2 --nodes 300 --seed 7 --out two.games`).
+    ("games_dump.py", &["tests/data/scripts/two.games"], "games: 2, searched positions: 44, illegal moves: 0"),
     // The second half of a 4-game run: one opening line, both colours.
     (
         "match.py",
