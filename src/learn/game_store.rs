@@ -241,8 +241,8 @@ pub struct GameWriter {
 impl GameWriter {
     /// Opens `path` for games played with `settings`: a new file gets the header; an existing
     /// one must have the same settings, loses whatever follows its readable part, and its
-    /// games' numbers are returned (the run plays the others).
-    pub fn open(path: &Path, settings: &str) -> Result<(GameWriter, Vec<u32>), GameStoreError> {
+    /// games are returned (the run plays the others).
+    pub fn open(path: &Path, settings: &str) -> Result<(GameWriter, Vec<StoredGame>), GameStoreError> {
         let existing = match std::fs::read(path) {
             Ok(b) => Some(b),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -262,7 +262,7 @@ impl GameWriter {
                     return Err(GameStoreError::OtherSettings { found: parsed.settings, expected });
                 }
                 file.set_len(parsed.readable as u64)?;
-                parsed.games.iter().map(|g| g.index).collect()
+                parsed.games
             }
         };
         use std::io::Seek;
@@ -333,7 +333,7 @@ mod tests {
         std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
         assert!(read(&path).is_err());
         let (_, done) = GameWriter::open(&path, "seed 1").unwrap();
-        assert_eq!(done, (0..32).collect::<Vec<u32>>());
+        assert_eq!(done, games[..32]);
         assert!(matches!(GameWriter::open(&path, "seed 2"), Err(GameStoreError::OtherSettings { .. })));
         // Not a games file, and damage: errors, no panic.
         std::fs::write(&path, b"something else").unwrap();

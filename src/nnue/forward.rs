@@ -54,6 +54,16 @@ impl ForwardBuffers {
     }
 }
 
+/// An affine layer and its clipped ReLU: `out` gets the layer's outputs, then zeros up to the
+/// next multiple of 32 (the padding the next layer's rows expect); `sums` is scratch.
+#[inline]
+fn clipped_layer(backend: Backend, layer: &layers::DenseLayer, input: &[u8], sums: &mut [i32], out: &mut [u8]) {
+    layer.propagate(backend, input, sums);
+    let n = layer.outputs();
+    layers::clipped_relu(backend, sums, out, n);
+    out[n..padded_inputs(n)].fill(0);
+}
+
 impl Network {
     /// The layer stack that evaluates `pos`: SFNN's by the kings' ranks, each counted from its
     /// owner's side (0: the opponent's back rank), in three groups of three: 3 x the side to
@@ -102,10 +112,7 @@ impl Network {
         let stack = &self.stacks[0];
         for layer in &stack.hidden {
             let input: &[u8] = if first { transformed } else { current };
-            layer.propagate(backend, input, sums);
-            let n = layer.outputs();
-            layers::clipped_relu(backend, sums, next, n);
-            next[n..padded_inputs(n)].fill(0);
+            clipped_layer(backend, layer, input, sums, next);
             std::mem::swap(&mut current, &mut next);
             first = false;
         }
@@ -141,10 +148,7 @@ impl Network {
             input[activated + i] = (h >> layers::WEIGHT_SCALE_BITS).clamp(0, 127) as u8;
         }
         input[2 * activated..padded_inputs(2 * activated)].fill(0);
-        second.propagate(backend, input, sums);
-        let n = second.outputs();
-        layers::clipped_relu(backend, sums, output, n);
-        output[n..padded_inputs(n)].fill(0);
+        clipped_layer(backend, second, input, sums, output);
         stack.output.propagate(backend, output).wrapping_add(shortcut)
     }
 }

@@ -162,6 +162,15 @@ pub fn records_of(game: &StoredGame, max_ply: u32) -> Result<Vec<u8>, String> {
     Ok(records(&samples, game.winner))
 }
 
+/// The engine of one game thread: one search thread, every game played out (clear results are
+/// adjudicated), the teacher network (`EvalDir`, checked by the caller) read.
+fn game_engine(opts: &GensfenOptions) -> Engine {
+    let options = EngineOptions { resign_value: RESIGN_VALUE.range().1 as i32, threads: 1, ..opts.engine.clone() };
+    let mut engine = Engine::with_options(options);
+    engine.prepare_and_wait();
+    engine
+}
+
 /// The records of a finished game.
 fn records(samples: &[Sample], winner: Option<Color>) -> Vec<u8> {
     let mut out = Vec::with_capacity(samples.len() * RECORD_BYTES);
@@ -258,15 +267,7 @@ pub fn run(opts: &GensfenOptions, path: &str, on_game: impl Fn(u64, u64) + Sync)
     std::thread::scope(|s| {
         for _ in 0..opts.threads.max(1) {
             s.spawn(|| {
-                let engine_options = EngineOptions {
-                    // Every game is played out (clear results are adjudicated).
-                    resign_value: RESIGN_VALUE.range().1 as i32,
-                    threads: 1,
-                    ..opts.engine.clone()
-                };
-                let mut engine = Engine::with_options(engine_options);
-                // Reads the teacher network (`EvalDir`), checked by the caller.
-                engine.prepare_and_wait();
+                let mut engine = game_engine(opts);
                 loop {
                     let g = next_game.fetch_add(1, Ordering::Relaxed);
                     if g >= opts.games || error.lock().is_some() {
@@ -324,13 +325,9 @@ pub fn run_games(
     on_game: impl Fn(u64, u64) + Sync,
 ) -> Result<GensfenReport, GameStoreError> {
     let settings = settings_line(opts);
-    let existing = match std::fs::read(path) {
-        Ok(bytes) if !bytes.is_empty() => crate::learn::game_store::parse(&bytes)?.games,
-        _ => Vec::new(),
-    };
-    let (writer, done) = GameWriter::open(std::path::Path::new(path), &settings)?;
-    let done: std::collections::HashSet<u32> = done.into_iter().collect();
-    let positions: u64 = existing.iter().filter(|g| done.contains(&g.index)).map(|g| g.moves.len() as u64).sum();
+    let (writer, existing) = GameWriter::open(std::path::Path::new(path), &settings)?;
+    let done: std::collections::HashSet<u32> = existing.iter().map(|g| g.index).collect();
+    let positions: u64 = existing.iter().map(|g| g.moves.len() as u64).sum();
     let todo: Vec<u32> = (0..opts.games.min(u32::MAX as u64) as u32).filter(|g| !done.contains(g)).collect();
     let out = Mutex::new((writer, done.len() as u64, positions));
     let next = AtomicU64::new(0);
@@ -339,10 +336,7 @@ pub fn run_games(
     std::thread::scope(|s| {
         for _ in 0..opts.threads.max(1) {
             s.spawn(|| {
-                let engine_options =
-                    EngineOptions { resign_value: RESIGN_VALUE.range().1 as i32, threads: 1, ..opts.engine.clone() };
-                let mut engine = Engine::with_options(engine_options);
-                engine.prepare_and_wait();
+                let mut engine = game_engine(opts);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed) as usize;
                     if i >= todo.len() || error.lock().is_some() {

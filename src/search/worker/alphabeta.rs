@@ -193,11 +193,7 @@ impl Worker<'_> {
         let prev_piece_to = if ply > 0 { self.stack[ply - 1].current_piece_to } else { None };
         let killers = self.stack[ply].killers;
         let counter = self.data.history.counter_move(prev_piece_to);
-        let conts: Conts = [
-            if ply >= 1 { self.stack[ply - 1].current_kind_to } else { None },
-            if ply >= 2 { self.stack[ply - 2].current_kind_to } else { None },
-            if cont_ply4() != 0 && ply >= 4 { self.stack[ply - 4].current_kind_to } else { None },
-        ];
+        let conts = self.conts_at(ply);
         let tt_capture = lmr_tt_capture() != 0 && tt_move.is_some_and(|m| is_capture(&self.pos, m));
         let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter], conts);
 
@@ -483,11 +479,7 @@ impl Worker<'_> {
             let prev = self.stack[ply - 1];
             if let (Some(pm), Some(kt), true) = (prev.current, prev.current_kind_to, prev.current_quiet) {
                 let bonus = (history_bonus_mul() * depth * depth).min(history_bonus_max()) * prior_quiet_bonus() / 100;
-                let prev_conts: Conts = [
-                    if ply >= 2 { self.stack[ply - 2].current_kind_to } else { None },
-                    if ply >= 3 { self.stack[ply - 3].current_kind_to } else { None },
-                    if cont_ply4() != 0 && ply >= 5 { self.stack[ply - 5].current_kind_to } else { None },
-                ];
+                let prev_conts = self.conts_at(ply - 1);
                 self.data.history.update_quiet_played(!self.pos.side_to_move(), pm, kt, &prev_conts, bonus);
             }
         }
@@ -649,6 +641,13 @@ impl Worker<'_> {
         r - hist_score * LMR_GRAIN / lmr_history_div()
     }
 
+    /// Kind-to indices of the earlier moves whose continuation histories score a quiet move at
+    /// `ply`: one, two and (with `cont_ply4`) four plies back.
+    fn conts_at(&self, ply: usize) -> Conts {
+        let back = |n: usize| if ply >= n { self.stack[ply - n].current_kind_to } else { None };
+        [back(1), back(2), if cont_ply4() != 0 { back(4) } else { None }]
+    }
+
     /// Notes the move about to be played at `ply` (`None`: a null move) for the child's
     /// counter-move and continuation histories, and carries the line's double extensions
     /// (`extension` 2 adds one). Called before the move is made.
@@ -657,7 +656,8 @@ impl Worker<'_> {
         frame.current = m;
         frame.current_piece_to = m.map(|m| piece_to_index(&self.pos, m));
         frame.current_kind_to = m.map(|m| kind_to_index(&self.pos, m));
-        frame.current_quiet = m.is_some_and(|m| !is_tactical(&self.pos, m));
+        // Read only by the prior-quiet bonus (off by default, so free in a normal build).
+        frame.current_quiet = prior_quiet_bonus() > 0 && m.is_some_and(|m| !is_tactical(&self.pos, m));
         let doubles = frame.double_extensions + (extension >= 2) as i32;
         self.stack[ply + 1].double_extensions = doubles;
     }
