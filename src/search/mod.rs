@@ -20,6 +20,8 @@ pub mod params;
 mod root;
 pub mod see;
 mod shared;
+#[cfg(feature = "tune")]
+pub mod stats;
 pub mod threads;
 pub mod time;
 pub mod types;

@@ -205,6 +205,10 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
     let mut threads = vec![main_data];
     threads.extend(helper_datas);
     let nodes = shared.total_nodes();
+    #[cfg(feature = "tune")]
+    if std::env::var_os("HAYATE_STATS").is_some() {
+        super::stats::print();
+    }
     SearchResult { best, score: Some(score), nodes, depth, threads }
 }
 

@@ -8,6 +8,17 @@ use super::super::see::see_ge;
 use super::super::*;
 use super::*;
 
+/// Counts an event of `stats` (in `--features tune` builds only; nothing otherwise).
+macro_rules! count {
+    ($stat:ident) => {
+        count!($stat, 1)
+    };
+    ($stat:ident, $v:expr) => {
+        #[cfg(feature = "tune")]
+        crate::search::stats::add(crate::search::stats::Stat::$stat, $v as i64);
+    };
+}
+
 impl Worker<'_> {
     pub(super) fn search<const PV: bool>(
         &mut self,
@@ -17,6 +28,9 @@ impl Worker<'_> {
         ply: usize,
         cut_node: bool,
     ) -> Value {
+        if ply > 0 {
+            count!(Calls);
+        }
         if depth <= 0 {
             return self.qsearch::<PV>(alpha, beta, ply, 0);
         }
@@ -64,6 +78,7 @@ impl Worker<'_> {
             && h.depth >= depth
             && cuts_off(h.bound, tt_value, alpha, beta)
         {
+            count!(TableCut);
             return tt_value;
         }
 
@@ -116,6 +131,7 @@ impl Worker<'_> {
                 && eval_est - rfp_margin() * (depth - improving as i32) >= beta
                 && eval_est < VALUE_MATE_IN_MAX_PLY
             {
+                count!(ReverseFutility);
                 return eval_est;
             }
             // Razoring: far below alpha, only captures can save this node.
@@ -124,6 +140,10 @@ impl Worker<'_> {
                 if v < alpha && v.abs() < VALUE_MATE_IN_MAX_PLY {
                     return v;
                 }
+            }
+            count!(NonPvNodes);
+            if static_eval >= beta {
+                count!(NonPvEvalAboveBeta);
             }
             // Null move pruning.
             if depth >= nmp_min_depth()
@@ -134,6 +154,7 @@ impl Worker<'_> {
                 && beta > -VALUE_MATE_IN_MAX_PLY
             {
                 let r = nmp_base_r() + depth / nmp_depth_div() + ((eval_est - beta) / nmp_eval_div()).min(3);
+                count!(NullTried);
                 self.enter_child(ply, None, 0);
                 self.stack[ply + 1].null_moved = true;
                 self.do_null_move();
@@ -144,6 +165,7 @@ impl Worker<'_> {
                     return 0;
                 }
                 if v >= beta {
+                    count!(NullCut);
                     return if v >= VALUE_MATE_IN_MAX_PLY { beta } else { v };
                 }
             }
@@ -179,6 +201,7 @@ impl Worker<'_> {
                 if v >= probcut_beta {
                     let stored = value_to_tt(v, ply);
                     self.shared.tt.store(key, Some(m), stored, raw_eval, depth - 3, Bound::Lower, tt_pv);
+                    count!(ProbCut);
                     return if v.abs() < VALUE_MATE_IN_MAX_PLY { v - (probcut_beta - beta) } else { v };
                 }
             }
@@ -283,10 +306,12 @@ impl Worker<'_> {
             {
                 let extra = if tt_pv && !PV { singular_margin_tt_pv() * depth / 64 } else { 0 };
                 let singular_beta = tt_value - singular_margin() * depth - extra;
+                count!(SingularTest);
                 self.stack[ply].excluded = Some(m);
                 let v = self.search::<false>(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
                 self.stack[ply].excluded = None;
                 if v < singular_beta {
+                    count!(SingularExtended);
                     extension = 1;
                     // Far below: the only move by a wide margin, worth two plies (a bounded
                     // number of times on a line, so that lines do not grow without end).
@@ -299,6 +324,7 @@ impl Worker<'_> {
                     }
                 } else if singular_beta >= beta {
                     // Multi-cut: another move also beats beta.
+                    count!(MultiCut);
                     return singular_beta;
                 } else if se_multicut_value() != 0 && v >= beta && v.abs() < VALUE_MATE_IN_MAX_PLY {
                     return v;
@@ -364,8 +390,17 @@ impl Worker<'_> {
                     r -= hist_score / lmr_history_div();
                     r = r.min(new_depth - 1).max(0);
                 }
+                if reduced {
+                    count!(Reduced);
+                    count!(ReductionPlies, r);
+                    if !tactical {
+                        count!(QuietReduced);
+                        count!(QuietHistory, hist_score);
+                    }
+                }
                 value = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if value > alpha && r > 0 {
+                    count!(ReducedFailHigh);
                     // The reduced search's margin decides how deep the re-search goes.
                     if lmr_deeper() != 0 {
                         if value > best_value + lmr_deeper_margin() + 2 * new_depth {

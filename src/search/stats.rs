@@ -1,0 +1,77 @@
+//! Counts of what the search does at its nodes (`--features tune` builds only, printed to
+//! stderr after each search when the environment variable `HAYATE_STATS` is set): how often
+//! each pruning, extension and reduction fires per 1,000 calls of the main search, and the
+//! mean reduction and history score of the moves searched reduced. The same counts taken in
+//! another engine show where two trees differ (docs/search.md).
+
+use std::sync::atomic::{AtomicI64, Ordering};
+
+/// What is counted (per call of the main search) and summed (per reduced search).
+#[derive(Clone, Copy)]
+pub enum Stat {
+    /// Calls of the main search below the root (those that go straight to quiescence too).
+    Calls,
+    TableCut,
+    ReverseFutility,
+    NullTried,
+    NullCut,
+    ProbCut,
+    SingularTest,
+    SingularExtended,
+    MultiCut,
+    Reduced,
+    ReducedFailHigh,
+    /// Non-PV nodes reaching the null move's decision, and those of them whose static
+    /// evaluation is at least beta.
+    NonPvNodes,
+    NonPvEvalAboveBeta,
+    /// Sums over the reduced searches: plies of reduction, the quiet moves' history scores
+    /// (and their count).
+    ReductionPlies,
+    QuietHistory,
+    QuietReduced,
+}
+
+const NAMES: [&str; 16] = [
+    "calls",
+    "tt_cut",
+    "rfp",
+    "nmp_try",
+    "nmp_cut",
+    "probcut",
+    "se_test",
+    "se_ext",
+    "multicut",
+    "lmr",
+    "lmr_fail_high",
+    "non_pv",
+    "non_pv_eval_ge_beta",
+    "reduction_plies",
+    "quiet_history",
+    "quiet_reduced",
+];
+
+static COUNTS: [AtomicI64; 16] = [const { AtomicI64::new(0) }; 16];
+
+#[inline]
+pub fn add(stat: Stat, v: i64) {
+    COUNTS[stat as usize].fetch_add(v, Ordering::Relaxed);
+}
+
+/// Everything counted since the program started, on one line of stderr.
+pub fn print() {
+    let get = |s: Stat| COUNTS[s as usize].load(Ordering::Relaxed);
+    let calls = get(Stat::Calls).max(1) as f64;
+    let mut line = String::from("stats per 1000 calls:");
+    for (i, name) in NAMES.iter().enumerate().take(Stat::ReductionPlies as usize).skip(1) {
+        line += &format!(" {name}={:.2}", COUNTS[i].load(Ordering::Relaxed) as f64 * 1000.0 / calls);
+    }
+    let reduced = get(Stat::Reduced).max(1) as f64;
+    let quiets = get(Stat::QuietReduced).max(1) as f64;
+    line += &format!(
+        "; mean reduction {:.3} plies; mean quiet history {:.0}",
+        get(Stat::ReductionPlies) as f64 / reduced,
+        get(Stat::QuietHistory) as f64 / quiets
+    );
+    eprintln!("{line}");
+}
