@@ -56,6 +56,10 @@ pub struct TrainArgs {
     /// an epoch beats the best validation loss before the interruption.
     #[arg(long)]
     resume: Option<String>,
+    /// Train a correction to the linear evaluation: the network's output is added to the
+    /// linear evaluation of each position (the engine then evaluates with both).
+    #[arg(long)]
+    on_linear: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -108,8 +112,9 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         writable(path)?;
     }
     let decoding = Instant::now();
+    let base = if args.on_linear { nnue::data::Base::Linear } else { nnue::data::Base::None };
     let (train, valid, reports) =
-        nnue::data::load(&args.data, args.validation, args.threads).map_err(|e| CliError::Data(e.to_string()))?;
+        nnue::data::load(&args.data, args.validation, args.threads, base).map_err(|e| CliError::Data(e.to_string()))?;
     for r in &reports {
         eprintln!(
             "{}: {} records, {} for training, {} for validation, {} undecodable, {} not evaluable",

@@ -32,7 +32,7 @@ fn options() -> TrainOptions {
 fn datasets() -> &'static (Dataset, Dataset) {
     static SETS: OnceLock<(Dataset, Dataset)> = OnceLock::new();
     SETS.get_or_init(|| {
-        let (train, valid, reports) = data::load(&[DATA], 0.1, 2).expect("test data loads");
+        let (train, valid, reports) = data::load(&[DATA], 0.1, 2, data::Base::None).expect("test data loads");
         assert_eq!(reports[0].records, 3397);
         assert_eq!(reports[0].undecodable + reports[0].not_evaluable, 0);
         assert!(valid.len() > 250 && train.len() > 3000, "{} {}", train.len(), valid.len());
@@ -250,16 +250,19 @@ fn damaged_checkpoints_are_errors() {
 #[test]
 fn unreadable_data_files_are_errors() {
     let _cpu = crate::common::shared();
-    assert!(matches!(data::load(&[temp("no-such-file.bin")], 0.05, 1), Err(DataError::Io { .. })));
+    assert!(matches!(data::load(&[temp("no-such-file.bin")], 0.05, 1, data::Base::None), Err(DataError::Io { .. })));
     let bytes = std::fs::read(DATA).unwrap();
     let partial = temp("partial.bin");
     std::fs::write(&partial, &bytes[..RECORD_BYTES * 10 + 7]).unwrap();
-    assert!(matches!(data::load(&[&partial], 0.05, 1), Err(DataError::PartialRecord { bytes: 407, .. })));
+    assert!(matches!(
+        data::load(&[&partial], 0.05, 1, data::Base::None),
+        Err(DataError::PartialRecord { bytes: 407, .. })
+    ));
     // Records that are not positions are skipped and counted; none left is an error.
     let garbage = temp("garbage.bin");
     std::fs::write(&garbage, vec![0xffu8; RECORD_BYTES * 5]).unwrap();
-    assert!(matches!(data::load(&[&garbage], 0.0, 1), Err(DataError::NoPositions)));
-    let (train, _, reports) = data::load(&[&garbage, &PathBuf::from(DATA)], 0.0, 1).unwrap();
+    assert!(matches!(data::load(&[&garbage], 0.0, 1, data::Base::None), Err(DataError::NoPositions)));
+    let (train, _, reports) = data::load(&[&garbage, &PathBuf::from(DATA)], 0.0, 1, data::Base::None).unwrap();
     assert_eq!((reports[0].undecodable, train.len()), (5, 3397));
     std::fs::remove_file(&partial).unwrap();
     std::fs::remove_file(&garbage).unwrap();

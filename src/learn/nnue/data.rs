@@ -59,6 +59,28 @@ pub struct Dataset {
     features: Vec<u32>,
     scores: Vec<i16>,
     results: Vec<i8>,
+    /// The evaluation the network's output is added to (centipawns, side to move's view): the
+    /// linear evaluation for a correction network (`Base::Linear`), else 0.
+    bases: Vec<i16>,
+}
+
+/// What a network's output is added to: nothing (a network on its own), or the linear
+/// evaluation (the network learns a correction to it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Base {
+    #[default]
+    None,
+    Linear,
+}
+
+impl Base {
+    /// The base evaluation of `pos` (centipawns, side to move's view).
+    pub fn of(self, pos: &Position) -> i16 {
+        match self {
+            Base::None => 0,
+            Base::Linear => crate::eval::evaluate(pos).clamp(-i16::MAX as i32, i16::MAX as i32) as i16,
+        }
+    }
 }
 
 impl Dataset {
@@ -85,17 +107,30 @@ impl Dataset {
         self.results[i]
     }
 
-    /// Adds a sample (its result is clamped to -1..=1).
+    /// The evaluation the network's output is added to, in centipawns.
+    #[inline]
+    pub fn base(&self, i: usize) -> i16 {
+        self.bases[i]
+    }
+
+    /// Adds a sample (its result is clamped to -1..=1) with no base evaluation.
     pub fn push(&mut self, features: &SampleFeatures, score: i16, result: i8) {
+        self.push_on(features, score, result, 0);
+    }
+
+    /// Adds a sample whose network output is added to `base` (centipawns).
+    pub fn push_on(&mut self, features: &SampleFeatures, score: i16, result: i8, base: i16) {
         self.features.extend_from_slice(features);
         self.scores.push(score);
         self.results.push(result.clamp(-1, 1));
+        self.bases.push(base);
     }
 
     fn append(&mut self, mut other: Dataset) {
         self.features.append(&mut other.features);
         self.scores.append(&mut other.scores);
         self.results.append(&mut other.results);
+        self.bases.append(&mut other.bases);
     }
 }
 
@@ -131,7 +166,7 @@ struct Decoded {
     not_evaluable: usize,
 }
 
-fn decode(records: &[[u8; RECORD_BYTES]]) -> Decoded {
+fn decode(records: &[[u8; RECORD_BYTES]], base: Base) -> Decoded {
     let mut out = Decoded::default();
     out.data.features.reserve(records.len() * SAMPLE_FEATURES);
     for rec in records {
@@ -141,7 +176,7 @@ fn decode(records: &[[u8; RECORD_BYTES]]) -> Decoded {
             continue;
         };
         match sample_features(&pos) {
-            Some(f) => out.data.push(&f, psv.score, psv.result),
+            Some(f) => out.data.push_on(&f, psv.score, psv.result, base.of(&pos)),
             None => out.not_evaluable += 1,
         }
     }
@@ -149,10 +184,10 @@ fn decode(records: &[[u8; RECORD_BYTES]]) -> Decoded {
 }
 
 /// Decodes records on `threads` threads, keeping their order.
-fn decode_parallel(records: &[[u8; RECORD_BYTES]], threads: usize) -> Decoded {
+fn decode_parallel(records: &[[u8; RECORD_BYTES]], threads: usize, base: Base) -> Decoded {
     let share = records.len().div_ceil(threads.max(1)).max(1);
     let parts: Vec<Decoded> = std::thread::scope(|s| {
-        let handles: Vec<_> = records.chunks(share).map(|c| s.spawn(move || decode(c))).collect();
+        let handles: Vec<_> = records.chunks(share).map(|c| s.spawn(move || decode(c, base))).collect();
         // Decoding returns errors as values; a panic would be a bug, passed on as it is.
         handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
     });
@@ -195,11 +230,13 @@ fn games_records(path: &Path) -> Result<Vec<u8>, DataError> {
 }
 
 /// Reads the files (PackedSfenValue records, or games files ending in `.games`): the training set, the validation set (a tail `validation` fraction of each
-/// file) and a report per file. Decoding runs on `threads` threads.
+/// file) and a report per file, each sample with its `base` evaluation. Decoding runs on
+/// `threads` threads.
 pub fn load<P: AsRef<Path>>(
     paths: &[P],
     validation: f64,
     threads: usize,
+    base: Base,
 ) -> Result<(Dataset, Dataset, Vec<FileReport>), DataError> {
     let (mut train, mut valid, mut reports) = (Dataset::default(), Dataset::default(), Vec::new());
     for path in paths {
@@ -214,8 +251,8 @@ pub fn load<P: AsRef<Path>>(
             return Err(DataError::PartialRecord { path: path.to_path_buf(), bytes: bytes.len() as u64 });
         }
         let s = split_point(records, validation);
-        let t = decode_parallel(&records[..s], threads);
-        let v = decode_parallel(&records[s..], threads);
+        let t = decode_parallel(&records[..s], threads, base);
+        let v = decode_parallel(&records[s..], threads, base);
         reports.push(FileReport {
             path: path.to_path_buf(),
             records: records.len(),
@@ -253,7 +290,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("a.bin");
         std::fs::write(&path, [good, bad, good].concat()).unwrap();
-        let (train, valid, reports) = load(&[&path], 0.0, 2).unwrap();
+        let (train, valid, reports) = load(&[&path], 0.0, 2, Base::None).unwrap();
         assert_eq!((train.len(), valid.len()), (2, 0));
         assert_eq!((reports[0].records, reports[0].undecodable, reports[0].not_evaluable), (3, 1, 0));
         let pos = Position::from_sfen(sfen).unwrap();
@@ -261,12 +298,19 @@ mod tests {
         assert_eq!(&f[..MAX_ACTIVE], &active_features(&pos, crate::shogi::Color::White).unwrap()[..]);
         assert_eq!(&f[MAX_ACTIVE..], &active_features(&pos, crate::shogi::Color::Black).unwrap()[..]);
         assert_eq!((train.score(1), train.result(1)), (-300, 1));
+        assert_eq!(train.base(1), 0);
+        // A correction network's samples carry the linear evaluation (side to move's view).
+        let (on_linear, _, _) = load(&[&path], 0.0, 1, Base::Linear).unwrap();
+        let linear = crate::eval::evaluate(&pos);
+        assert_ne!(linear, 0);
+        assert_eq!(on_linear.base(0) as i32, linear);
+        assert_eq!(on_linear.features(0), train.features(0));
 
         std::fs::write(&path, [0u8; 41]).unwrap();
-        assert!(matches!(load(&[&path], 0.0, 1), Err(DataError::PartialRecord { bytes: 41, .. })));
+        assert!(matches!(load(&[&path], 0.0, 1, Base::None), Err(DataError::PartialRecord { bytes: 41, .. })));
         std::fs::write(&path, []).unwrap();
-        assert!(matches!(load(&[&path], 0.0, 1), Err(DataError::NoPositions)));
-        assert!(matches!(load(&[dir.join("missing.bin")], 0.0, 1), Err(DataError::Io { .. })));
+        assert!(matches!(load(&[&path], 0.0, 1, Base::None), Err(DataError::NoPositions)));
+        assert!(matches!(load(&[dir.join("missing.bin")], 0.0, 1, Base::None), Err(DataError::Io { .. })));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

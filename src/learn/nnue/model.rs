@@ -383,19 +383,21 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Forward and backward pass of one sample: adds its loss to `g.loss` and its gradients,
-/// times `weight` (1 / batch size), to `g`.
+/// Forward and backward pass of one sample whose output is added to `base` (in output units):
+/// adds its loss to `g.loss` and its gradients, times `weight` (1 / batch size), to `g`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub fn backward(
     model: &Model,
     features: &SampleFeatures,
     target: f32,
+    base: f32,
     loss: &Loss,
     weight: f32,
     a: &mut Activations,
     g: &mut Gradients,
 ) {
-    let y = forward(model, features, a);
+    let y = forward(model, features, a) + base;
     let (l, dy) = loss.of(y, target);
     g.loss += l;
     let dy = dy * weight;
@@ -527,7 +529,13 @@ mod tests {
         let t = loss.target(250, -1);
         let mut g = Gradients::new();
         let mut a = Activations::new();
-        backward(&m, &f, t, &loss, 1.0, &mut a, &mut g);
+        // On a base evaluation (a correction network) the loss is that of output + base.
+        let base = 0.3;
+        let mut on_base = Gradients::new();
+        backward(&m, &f, t, base, &loss, 1.0, &mut a, &mut on_base);
+        assert!((on_base.loss - loss.of(m.evaluate(&f) + base, t).0).abs() < 1e-6);
+        backward(&m, &f, t, 0.0, &loss, 1.0, &mut a, &mut g);
+        assert!((on_base.loss - g.loss).abs() > 1e-3);
         let total = |m: &Model| loss.of(m.evaluate(&f), t).0;
         let h = 1e-3f32;
         let mut checked = 0;

@@ -103,7 +103,8 @@ simd_fn! {
             }
             let i = i as usize;
             let t = loss.target(data.score(i), data.result(i));
-            model::backward(model, data.features(i), t, loss, weight, &mut a, g);
+            let base = data.base(i) as f32 / model::OUTPUT_SCALE;
+            model::backward(model, data.features(i), t, base, loss, weight, &mut a, g);
         }
     }
 }
@@ -114,7 +115,7 @@ simd_fn! {
         let mut a = Activations::new();
         let mut sum = 0.0;
         for i in range {
-            let y = model::forward(model, data.features(i), &mut a);
+            let y = model::forward(model, data.features(i), &mut a) + data.base(i) as f32 / model::OUTPUT_SCALE;
             sum += loss.of(y, loss.target(data.score(i), data.result(i))).0;
         }
         sum
