@@ -127,6 +127,23 @@ tunables! {
     se_negative_cut = 1;
     /// Checks that do not lose material are extended a ply below this depth (0: never).
     check_ext_depth = 12;
+    /// The network's output is a correction added to the linear evaluation (1: a network of
+    /// `train --on-linear`), or the evaluation itself (0).
+    nnue_on_linear = 0;
+    /// Subtracted from the network's evaluation for the side to move (centipawns).
+    nnue_offset = 0;
+    /// A mate in one for the side to move is looked for at nodes the table does not know, not
+    /// in check: in the main search (`mate1_main` 1) and in quiescence (`mate1_qs` 1).
+    mate1_main = 0;
+    mate1_qs = 0;
+    /// Quiescence searches at most this many moves (one more at PV nodes) that neither
+    /// recapture on the last move's square, nor promote, nor give check (0: no limit).
+    qs_move_limit = 0;
+    /// Late move pruning of quiet evasions (non-captures) in check (1) or none (0).
+    lmp_evasions = 0;
+    /// Quiet checks are pruned like other quiet moves: by late move pruning (bit 1), by
+    /// futility (bit 2); otherwise only by exchange evaluation.
+    prune_quiet_checks = 0;
     /// Continuation history of the move four plies back scores quiet moves (1) or not (0).
     cont_ply4 = 0;
     /// ProbCut: margin over beta (0: off) and minimum depth.

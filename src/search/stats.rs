@@ -30,9 +30,20 @@ pub enum Stat {
     ReductionPlies,
     QuietHistory,
     QuietReduced,
+    /// Calls of quiescence, those of them in check, main-search nodes in check, moves searched
+    /// (made) by the main search, and check extensions.
+    QuiescenceCalls,
+    QuiescenceInCheck,
+    InCheck,
+    MovesSearched,
+    CheckExtended,
+    /// Main-search nodes with depth left (those that do not go straight to quiescence), and
+    /// checking moves searched there.
+    MainNodes,
+    ChecksSearched,
 }
 
-const NAMES: [&str; 16] = [
+const NAMES: [&str; 23] = [
     "calls",
     "tt_cut",
     "rfp",
@@ -49,9 +60,27 @@ const NAMES: [&str; 16] = [
     "reduction_plies",
     "quiet_history",
     "quiet_reduced",
+    "qs_calls",
+    "qs_in_check",
+    "in_check",
+    "moves_searched",
+    "check_ext",
+    "main_nodes",
+    "checks_searched",
 ];
 
-static COUNTS: [AtomicI64; 16] = [const { AtomicI64::new(0) }; 16];
+static COUNTS: [AtomicI64; 23] = [const { AtomicI64::new(0) }; 23];
+
+/// Main-search nodes with depth left, and quiescence nodes, by ply (the last bucket holds the
+/// deeper ones).
+static MAIN_BY_PLY: [AtomicI64; 40] = [const { AtomicI64::new(0) }; 40];
+static QS_BY_PLY: [AtomicI64; 40] = [const { AtomicI64::new(0) }; 40];
+
+#[inline]
+pub fn at_ply(quiescence: bool, ply: usize) {
+    let table = if quiescence { &QS_BY_PLY } else { &MAIN_BY_PLY };
+    table[ply.min(39)].fetch_add(1, Ordering::Relaxed);
+}
 
 #[inline]
 pub fn add(stat: Stat, v: i64) {
@@ -73,5 +102,12 @@ pub fn print() {
         get(Stat::ReductionPlies) as f64 / reduced,
         get(Stat::QuietHistory) as f64 / quiets
     );
+    for (i, name) in NAMES.iter().enumerate().skip(Stat::QuiescenceCalls as usize) {
+        line += &format!(" {name}={:.2}", COUNTS[i].load(Ordering::Relaxed) as f64 * 1000.0 / calls);
+    }
     eprintln!("{line}");
+    for (name, table) in [("main", &MAIN_BY_PLY), ("qs", &QS_BY_PLY)] {
+        let counts: Vec<String> = table.iter().map(|c| c.load(Ordering::Relaxed).to_string()).collect();
+        eprintln!("stats by ply {name}: {}", counts.join(" "));
+    }
 }

@@ -528,10 +528,10 @@ impl<'a> Worker<'a> {
 
     /// Sets this node's piece sum from its parent's where a move of a non-king piece (or a
     /// null move) leads here; unknown otherwise (`static_eval` computes it when needed). Only
-    /// the linear evaluation has one.
+    /// the linear evaluation (alone or under a correction network) has one.
     #[inline]
     fn carry_piece_sum(&mut self, ply: usize) {
-        if self.network.is_some() {
+        if self.network.is_some() && nnue_on_linear() == 0 {
             return;
         }
         let parent = if ply > 0 { self.stack[ply - 1].piece_sum } else { VALUE_NONE };
@@ -556,7 +556,8 @@ impl<'a> Worker<'a> {
             && let Some(acc) = &mut self.data.nnue
             && let Some(v) = acc.evaluate(&self.pos, net)
         {
-            return v.clamp(-eval::MAX_STATIC, eval::MAX_STATIC);
+            let base = if nnue_on_linear() != 0 { eval::evaluate(&self.pos) } else { 0 } - nnue_offset();
+            return (v + base).clamp(-eval::MAX_STATIC, eval::MAX_STATIC);
         }
         eval::evaluate(&self.pos)
     }
@@ -572,9 +573,16 @@ impl<'a> Worker<'a> {
             // gives (checked at every evaluation in the unit tests).
             #[cfg(test)]
             assert_eq!(Some(v), net.evaluate(&self.pos, acc.fv_scale()), "{}", self.pos.to_sfen());
+            let base = if nnue_on_linear() != 0 { self.linear_eval(ply) } else { 0 } - nnue_offset();
             // Clear of the mate range, like the linear evaluation.
-            return v.clamp(-eval::MAX_STATIC, eval::MAX_STATIC);
+            return (v + base).clamp(-eval::MAX_STATIC, eval::MAX_STATIC);
         }
+        self.linear_eval(ply)
+    }
+
+    /// The linear evaluation of the node at `ply`, from its piece sum.
+    #[inline]
+    fn linear_eval(&mut self, ply: usize) -> Value {
         let mut sum = self.stack[ply].piece_sum;
         if sum == VALUE_NONE {
             sum = eval::piece_sum(&self.pos);

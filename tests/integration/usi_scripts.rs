@@ -101,7 +101,7 @@ fn scripts_searching_positions_end_with_a_legal_move() {
 /// test) and the start of the last line it prints when it ran to the end (and, for the match
 /// and soak runners, found nothing wrong). They need `python3` with `cshogi`
 /// (`pip install cshogi`; `.ci/run` installs it).
-const PYTHON_TOOLS: [(&str, &[&str], &str); 12] = [
+const PYTHON_TOOLS: [(&str, &[&str], &str); 13] = [
     ("latency.py", &["--engine", "ENGINE", "--runs", "1"], "quit "),
     (
         "nps.py",
@@ -197,6 +197,23 @@ const PYTHON_TOOLS: [(&str, &[&str], &str); 12] = [
             "tests/data/scripts/nps_positions.txt",
         ],
         "threads 2: depth ",
+    ),
+    // The same engine twice at a fixed node count: the ratio of nodes is 1.
+    (
+        "replay_nodes.py",
+        &[
+            "--engine",
+            "ENGINE",
+            "--reference",
+            "ENGINE",
+            "--records",
+            "tests/data/records/sennichite.csa",
+            "--skip",
+            "4",
+            "--go",
+            "go nodes 3000",
+        ],
+        "all plies: nodes ratio engine/reference 1.00 over 10 positions",
     ),
     (
         "soak.py",

@@ -43,6 +43,12 @@ impl Worker<'_> {
             self.seldepth = ply as i32 + 1;
         }
         let in_check = self.pos.in_check();
+        count!(MainNodes);
+        #[cfg(feature = "tune")]
+        crate::search::stats::at_ply(false, ply);
+        if in_check {
+            count!(InCheck);
+        }
         if !root {
             if self.stopped() {
                 return 0;
@@ -80,6 +86,19 @@ impl Worker<'_> {
         {
             count!(TableCut);
             return tt_value;
+        }
+
+        // A mate in one ends the node at once (the table knows it from the last visit).
+        if mate1_main() != 0
+            && !root
+            && !in_check
+            && tt_hit.is_none()
+            && excluded.is_none()
+            && let Some(m) = crate::mate::mate_in_one(&self.pos)
+        {
+            let v = mate_in(ply + 1);
+            self.shared.tt.store(key, Some(m), value_to_tt(v, ply), VALUE_NONE, depth + 6, Bound::Exact, tt_pv);
+            return v;
         }
 
         // Static evaluation (the table keeps it uncorrected), then shifted by the correction
@@ -266,6 +285,22 @@ impl Worker<'_> {
 
             // ----- shallow pruning -----
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY {
+                if in_check && lmp_evasions() != 0 && !capture && depth < lmp_depth() && move_count as i32 > lmp_limit {
+                    continue;
+                }
+                if !tactical && gives_check && prune_quiet_checks() != 0 {
+                    if prune_quiet_checks() & 1 != 0 && depth < lmp_depth() && move_count as i32 > lmp_limit {
+                        continue;
+                    }
+                    if prune_quiet_checks() & 2 != 0
+                        && !in_check
+                        && depth < futility_depth()
+                        && static_eval + futility_base() + futility_per_depth() * depth <= alpha
+                        && hist_score < 4000
+                    {
+                        continue;
+                    }
+                }
                 if !tactical && !gives_check {
                     if depth < lmp_depth() && move_count as i32 > lmp_limit {
                         continue;
@@ -336,9 +371,14 @@ impl Worker<'_> {
                     extension = -se_negative_cut();
                 }
             } else if gives_check && depth < check_ext_depth() && see_ge(&self.pos, m, 0) {
+                count!(CheckExtended);
                 extension = 1;
             }
 
+            count!(MovesSearched);
+            if gives_check {
+                count!(ChecksSearched);
+            }
             self.enter_child(ply, Some(m), extension);
             self.shared.tt.prefetch(self.pos.key_after(m));
             self.do_move(m);
@@ -549,6 +589,12 @@ impl Worker<'_> {
             return 0;
         }
         let in_check = self.pos.in_check();
+        count!(QuiescenceCalls);
+        #[cfg(feature = "tune")]
+        crate::search::stats::at_ply(true, ply);
+        if in_check {
+            count!(QuiescenceInCheck);
+        }
         if let Some(v) = self.game_end_value(ply, in_check) {
             return v;
         }
@@ -564,6 +610,15 @@ impl Worker<'_> {
             && cuts_off(h.bound, tt_value, alpha, beta)
         {
             return tt_value;
+        }
+        if mate1_qs() != 0
+            && !in_check
+            && tt_hit.is_none()
+            && let Some(m) = crate::mate::mate_in_one(&self.pos)
+        {
+            let v = mate_in(ply + 1);
+            self.shared.tt.store(key, Some(m), value_to_tt(v, ply), VALUE_NONE, 0, Bound::Exact, PV);
+            return v;
         }
         let mut best_value;
         let (raw_eval, static_eval);
@@ -595,6 +650,15 @@ impl Worker<'_> {
         while let Some(m) = picker.next(&self.pos, &self.data.history) {
             move_count += 1;
             if !in_check {
+                if qs_move_limit() > 0
+                    && move_count > qs_move_limit() + PV as i32
+                    && best_value > -VALUE_MATE_IN_MAX_PLY
+                    && !m.is_promotion()
+                    && self.pos.last_move().is_none_or(|last| last.to() != m.to())
+                    && !self.pos.gives_check(m)
+                {
+                    continue;
+                }
                 // Delta pruning and losing captures.
                 let victim = self.pos.piece_on(m.to());
                 let gain = if victim.is_empty() { 0 } else { eval::capture_value(victim.kind()) };
