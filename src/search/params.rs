@@ -127,6 +127,8 @@ tunables! {
     se_negative_cut = 1;
     /// Checks that do not lose material are extended a ply below this depth (0: never).
     check_ext_depth = 12;
+    /// ... and from this depth on (0: from the leaves; Stockfish 15 extended only deep checks).
+    check_ext_min_depth = 0;
     /// The network's output is a correction added to the linear evaluation (1: a network of
     /// `train --on-linear`), or the evaluation itself (0).
     nnue_on_linear = 0;
@@ -139,6 +141,9 @@ tunables! {
     /// Quiescence searches at most this many moves (one more at PV nodes) that neither
     /// recapture on the last move's square, nor promote, nor give check (0: no limit).
     qs_move_limit = 0;
+    /// Quiescence in check: once an evasion has saved the king, further evasions are searched
+    /// only if they capture (1), or all of them (0).
+    qs_evasion_captures_only = 0;
     /// Late move pruning of quiet evasions (non-captures) in check (1) or none (0).
     lmp_evasions = 0;
     /// Quiet checks are pruned like other quiet moves: by late move pruning (bit 1), by

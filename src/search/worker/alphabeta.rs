@@ -370,7 +370,11 @@ impl Worker<'_> {
                 } else if se_negative() > 0 && cut_node {
                     extension = -se_negative_cut();
                 }
-            } else if gives_check && depth < check_ext_depth() && see_ge(&self.pos, m, 0) {
+            } else if gives_check
+                && depth < check_ext_depth()
+                && depth >= check_ext_min_depth()
+                && see_ge(&self.pos, m, 0)
+            {
                 count!(CheckExtended);
                 extension = 1;
             }
@@ -649,6 +653,13 @@ impl Worker<'_> {
         let orig_alpha = alpha;
         while let Some(m) = picker.next(&self.pos, &self.data.history) {
             move_count += 1;
+            if in_check
+                && qs_evasion_captures_only() != 0
+                && best_value > -VALUE_MATE_IN_MAX_PLY
+                && !is_capture(&self.pos, m)
+            {
+                continue;
+            }
             if !in_check {
                 if qs_move_limit() > 0
                     && move_count > qs_move_limit() + PV as i32
