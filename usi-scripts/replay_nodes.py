@@ -18,57 +18,28 @@ Both engines get `Threads` 1 and `USI_Hash` 64 before the options given (which m
 """
 
 import argparse
-import os
 import statistics
-import subprocess
 
 import cshogi
 import cshogi.CSA
 
+from nps import Engine
 
-class Engine:
-    def __init__(self, path, options):
-        self.p = subprocess.Popen([os.path.abspath(path)], cwd=os.path.dirname(os.path.abspath(path)),
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("usi")
-        self.wait("usiok")
-        for o in ["Threads=1", "USI_Hash=64"] + options:
-            name, value = o.split("=", 1)
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.wait("readyok")
 
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise SystemExit(f"engine ended before '{prefix}'")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def search(self, moves, go):
-        """(nodes, time ms, depth) of the last `info` with a PV, or None."""
-        self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-        self.send(go)
-        last = None
-        for line in self.wait("bestmove"):
-            words = line.split()
-            if words[:1] == ["info"] and "nodes" in words and "pv" in words and "depth" in words:
-                last = words
-        if last is None:
-            return None
-        get = lambda k: int(last[last.index(k) + 1]) if k in last else 0
-        return get("nodes"), get("time"), get("depth")
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+def search(engine, moves, go):
+    """(nodes, time ms, depth) of the engine's last `info` with a PV for `go` after `moves`
+    from the start position, or None."""
+    engine.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
+    engine.send(go)
+    last = None
+    for line in engine.until("bestmove"):
+        words = line.split()
+        if words[:1] == ["info"] and "nodes" in words and "pv" in words and "depth" in words:
+            last = words
+    if last is None:
+        return None
+    get = lambda k: int(last[last.index(k) + 1]) if k in last else 0
+    return get("nodes"), get("time"), get("depth")
 
 
 def main():
@@ -84,7 +55,11 @@ def main():
     ap.add_argument("--phases", default="24,60,100,1000", help="ply boundaries of the phases reported")
     args = ap.parse_args()
 
-    engines = {"engine": Engine(args.engine, args.option), "reference": Engine(args.reference, args.reference_option)}
+    one_thread = ["Threads=1", "USI_Hash=64"]
+    engines = {
+        "engine": Engine(args.engine, one_thread + args.option),
+        "reference": Engine(args.reference, one_thread + args.reference_option),
+    }
     results = {name: [] for name in engines}
     records = cshogi.CSA.Parser.parse_file(args.records)
     for rec in records[: args.games]:
@@ -97,12 +72,12 @@ def main():
             if ply >= args.skip:
                 order = list(engines.items()) if ply % 2 == 0 else list(engines.items())[::-1]
                 for name, e in order:
-                    r = e.search(moves, args.go)
+                    r = search(e, moves, args.go)
                     if r:
                         results[name].append((ply, *r))
             moves.append(cshogi.move_to_usi(m))
     for e in engines.values():
-        e.quit()
+        e.close()
 
     bounds = [int(x) for x in args.phases.split(",")]
     print(f"{'plies':>10} {'engine':>10} {'moves':>6} {'mean nodes':>11} {'nodes/s':>9} {'depth':>6}")
