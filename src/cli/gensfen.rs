@@ -43,6 +43,10 @@ pub struct GensfenArgs {
     /// Moves chosen at random among near-best ones after the opening line.
     #[arg(long, default_value_t = 4)]
     random_plies: u32,
+    /// Each move searches a node count drawn from within this percentage of --nodes, so that
+    /// games through the same position part ways (0: exactly --nodes).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=90))]
+    nodes_jitter: u32,
     /// Game ply from which positions are not kept and the game is drawn.
     #[arg(long, default_value_t = 320)]
     max_ply: u32,
@@ -76,6 +80,7 @@ pub fn run(args: GensfenArgs) -> Result<(), CliError> {
         threads: args.threads,
         seed: args.seed,
         random_plies: args.random_plies,
+        nodes_jitter: args.nodes_jitter,
         max_ply: args.max_ply,
         engine,
         teacher,

@@ -61,6 +61,9 @@ pub struct GameSettings {
     pub random_limits: Limits,
     /// The search of every other move.
     pub limits: Limits,
+    /// With a node limit: each move's nodes are drawn from within this percentage of it (0:
+    /// exactly the limit), so that games through the same position part ways.
+    pub nodes_jitter: u32,
     /// A score beyond this after the random moves ends the game: a win for the side ahead.
     pub adjudicate: i32,
     /// A game that reaches this game ply is a draw.
@@ -101,8 +104,12 @@ pub fn play_game(
         engine.options.multipv = if random { 4 } else { 1 };
         let lines = Arc::new(MultiPvLines::default());
         let reporter: Arc<dyn Reporter> = if random { lines.clone() } else { Arc::new(NullReporter) };
-        let limits = if random { &settings.random_limits } else { &settings.limits };
-        let result = engine.search(pos.clone(), limits.clone(), reporter);
+        let mut limits = if random { settings.random_limits.clone() } else { settings.limits.clone() };
+        if let (Some(nodes), j @ 1..) = (limits.nodes, settings.nodes_jitter.min(100) as u64) {
+            let percent = 100 - j + rng.next_u64() % (2 * j + 1);
+            limits.nodes = Some((nodes * percent / 100).max(1));
+        }
+        let result = engine.search(pos.clone(), limits, reporter);
         let us = pos.side_to_move();
         let (mut mv, score) = match result.best {
             BestMove::Resign => return Some(!us),

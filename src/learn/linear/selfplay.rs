@@ -66,6 +66,7 @@ fn play_game(opts: &SelfPlayOptions, rng: &mut Rng, engine: &mut Engine) -> (Vec
         random_margin: RANDOM_MARGIN,
         random_limits: Limits { nodes: Some(opts.nodes / 2), ..Default::default() },
         limits: Limits { nodes: Some(opts.nodes), ..Default::default() },
+        nodes_jitter: 0,
         adjudicate: ADJUDICATE,
         max_game_ply: start.game_ply() + opts.max_plies,
     };

@@ -57,6 +57,8 @@ pub struct GensfenOptions {
     pub threads: usize,
     pub seed: u64,
     pub random_plies: u32,
+    /// Each move's nodes drawn from within this percentage of `nodes` (0: exactly `nodes`).
+    pub nodes_jitter: u32,
     /// Positions from this game ply on are not kept, and a game that reaches it is drawn.
     pub max_ply: u32,
     /// The engine each game thread plays with (its evaluation, `EvalDir`, is the teacher).
@@ -75,6 +77,7 @@ impl Default for GensfenOptions {
             threads: 1,
             seed: 1,
             random_plies: 4,
+            nodes_jitter: 0,
             max_ply: 320,
             engine: EngineOptions { hash_mib: 16, ..EngineOptions::default() },
             teacher: "linear".into(),
@@ -130,6 +133,7 @@ fn play_game(opts: &GensfenOptions, rng: &mut Rng, engine: &mut Engine, index: u
         random_margin: RANDOM_MARGIN,
         random_limits: limits.clone(),
         limits,
+        nodes_jitter: opts.nodes_jitter,
         adjudicate: ADJUDICATE,
         max_game_ply: opts.max_ply,
     };
@@ -304,6 +308,8 @@ pub fn run(opts: &GensfenOptions, path: &str, on_game: impl Fn(u64, u64) + Sync)
 pub fn settings_line(opts: &GensfenOptions) -> String {
     let limit = match opts.depth {
         Some(d) => format!("depth {d}"),
+        // Files played without jitter keep the line they were started with.
+        None if opts.nodes_jitter > 0 => format!("nodes {} nodes_jitter {}", opts.nodes, opts.nodes_jitter),
         None => format!("nodes {}", opts.nodes),
     };
     format!(

@@ -4,8 +4,9 @@
 //! Scales: transformer weights and biases x127 (int16; a clipped output of 1.0 is 127), dense
 //! weights x64 (int8; the clipped ReLU's shift by 6 undoes it), dense biases x127x64 (int32).
 //! The output is then `127 * 64 * y`, which the engine divides by FV_SCALE 16: `cp = 508 y`.
-//! Factor rows are folded into the HalfKP rows first (added exactly as the forward pass adds
-//! them). Values are rounded to the nearest integer and saturate at the type's limits (the
+//! Factor rows are rounded each on its own and their integers added to the HalfKP row's, so
+//! that a file is exactly the sum its factors give wherever the HalfKP rows learned nothing
+//! (which `nnue::packed` compresses to almost nothing). Values are rounded to the nearest integer and saturate at the type's limits (the
 //! trainer clips dense weights to +-127/64, so those never do). The hidden biases get
 //! `SHIFT_ROUNDING` more, so that the clipped ReLU's shift rounds to the nearest step instead
 //! of down (which would lower every hidden output by half a step on average).
@@ -39,15 +40,17 @@ pub fn quantise(m: &Model) -> NetworkParameters {
     for (k, b) in p.ft_biases.iter_mut().enumerate() {
         *b = (m.dense[FT_BIAS + k] * FT_SCALE).round() as i16;
     }
+    let round = |w: f32| (w * FT_SCALE).round() as i32;
+    let factors: Vec<[i32; HALF_DIMENSIONS]> = m.factor.iter().map(|r| r.0.map(round)).collect();
     for (i, (q, row)) in p.ft_weights.iter_mut().zip(&m.ft).enumerate() {
-        let mut w = row.0;
+        let mut w = row.0.map(round);
         for r in model::factor_rows(i) {
-            for (w, &f) in w.iter_mut().zip(&m.factor[r].0) {
+            for (w, &f) in w.iter_mut().zip(&factors[r]) {
                 *w += f;
             }
         }
         for (q, &w) in q.iter_mut().zip(&w) {
-            *q = (w * FT_SCALE).round() as i16;
+            *q = w.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
         }
     }
     for (j, row) in model::l1_rows(&m.dense).iter().enumerate() {
