@@ -321,10 +321,9 @@ pub const BOOK_MOVES: OptionDef = spin("BookMoves", 16, 0, 10_000, |o, v| o.book
 pub const BOOK_EVAL_DIFF: OptionDef = spin("BookEvalDiff", 30, 0, 99_999, |o, v| o.book_eval_diff = v as i32);
 pub const IGNORE_BOOK_PLY: OptionDef = check("IgnoreBookPly", false, |o, v| o.ignore_book_ply = v);
 
-/// Whether, without `EvalDir`, the engine evaluates with its built-in network by default. Off:
-/// that network, trained on half a million positions, loses to the linear evaluation
-/// (docs/training.md); the default changes when a network wins the match.
-pub const BUILT_IN_NETWORK_DEFAULT: bool = false;
+/// Whether, without `EvalDir`, the engine evaluates with its built-in network by default. On:
+/// that network beats the linear evaluation at byoyomi 200 ms (README, docs/training.md).
+pub const BUILT_IN_NETWORK_DEFAULT: bool = true;
 pub const BUILT_IN_NETWORK: OptionDef =
     check("BuiltInNetwork", BUILT_IN_NETWORK_DEFAULT, |o, v| o.built_in_network = v);
 pub const EVAL_DIR: OptionDef = OptionDef {

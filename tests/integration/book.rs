@@ -32,7 +32,7 @@ fn with_book(path: &str, extra: &[&str]) -> (Engine, Vec<String>) {
     e.send("isready");
     let mut lines = e.until("readyok", T);
     lines.pop();
-    (e, lines)
+    (e, common::without_network_report(lines))
 }
 
 fn go(e: &mut Engine, position: &str) -> Vec<String> {

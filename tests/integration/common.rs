@@ -124,6 +124,12 @@ impl Drop for Engine {
     }
 }
 
+/// The lines less the report of a network read at `isready` (`info string NNUE ...`): the
+/// built-in network, on by default, is read and reported at an engine's first `isready`.
+pub fn without_network_report(lines: Vec<String>) -> Vec<String> {
+    lines.into_iter().filter(|l| !l.starts_with("info string NNUE ")).collect()
+}
+
 /// The move of a `bestmove` line (None for resign/win).
 pub fn bestmove_of(line: &str) -> Option<String> {
     let mut it = line.split_whitespace();

@@ -113,7 +113,8 @@ fn a_games_file_keeps_whole_games_and_gives_the_same_records() {
     let file = game_store::read(&games).unwrap();
     assert_eq!(file.games.len(), 5);
     assert!(
-        file.settings.starts_with("seed 5 nodes 300 random_plies 4 max_ply 320 teacher linear"),
+        // The default teacher is the built-in network (its architecture, then its digest).
+        file.settings.starts_with("seed 5 nodes 300 random_plies 4 max_ply 320 teacher halfkp_256x2-32-32-"),
         "{}",
         file.settings
     );

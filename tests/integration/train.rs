@@ -4,12 +4,12 @@
 //!
 //! Checked: training lowers the validation loss and exports the best epoch only; the exported file
 //! loads and evaluates exactly as the trainer's own integer forward pass, and close to the
-//! float model; the export folds the factoriser; checkpoints resume to the same model as an
+//! float model; the export adds the factor rows rounded each on its own; checkpoints resume to the same model as an
 //! uninterrupted run, and damaged ones are errors; bad data files are errors; the command line.
 
 use hayate::learn::nnue::checkpoint::{self, CheckpointError};
 use hayate::learn::nnue::data::{self, DataError, sample_features};
-use hayate::learn::nnue::model::OUTPUT_SCALE;
+use hayate::learn::nnue::model::{FT_BIAS, OUTPUT_SCALE, Row, factor_rows};
 use hayate::learn::nnue::{Dataset, Event, Loss, Model, TrainOptions, Trainer, quantise, run};
 use hayate::nnue::{Network, NnueError};
 use hayate::records::packed_sfen::{PackedSfenValue, RECORD_BYTES};
@@ -136,6 +136,22 @@ fn positions() -> Vec<Position> {
         .collect()
 }
 
+/// The float model whose transformer is the export's integers (divided by the scale 127),
+/// factor rows zero: what the integer network computes but for the hidden layers' rounding.
+fn with_exported_transformer(model: &Model, params: &hayate::nnue::NetworkParameters) -> Model {
+    let mut m = model.clone();
+    for (row, q) in m.ft.iter_mut().zip(params.ft_weights.iter()) {
+        for (w, &q) in row.0.iter_mut().zip(q) {
+            *w = q as f32 / quantise::FT_SCALE;
+        }
+    }
+    m.factor.iter_mut().for_each(|r| *r = Row::ZERO);
+    for (k, &b) in params.ft_biases.iter().enumerate() {
+        m.dense[FT_BIAS + k] = b as f32 / quantise::FT_SCALE;
+    }
+    m
+}
+
 #[test]
 fn the_export_loads_and_evaluates_as_the_trainer_computes() {
     let _cpu = crate::common::shared();
@@ -146,46 +162,77 @@ fn the_export_loads_and_evaluates_as_the_trainer_computes() {
     let net = Network::from_bytes(&params.to_bytes()).expect("export loads");
     let from_file = Network::from_bytes(&t.file).expect("the written file loads");
     assert_eq!(from_file.architecture(), hayate::nnue::ARCHITECTURE);
+    let rounded_transformer = with_exported_transformer(model, &params);
     let positions = positions();
     assert!(positions.len() >= 300);
-    let mut worst = 0f32;
-    let mut sum = 0f32;
+    let (mut worst, mut sum, mut sum_trained) = (0f32, 0f32, 0f32);
     for pos in &positions {
         let f = sample_features(pos).unwrap();
         let integer = quantise::evaluate(&params, &f);
         assert_eq!(net.evaluate(pos, 16), Some(integer), "{}", pos.to_sfen());
-        let float = OUTPUT_SCALE * model.evaluate(&f);
+        let float = OUTPUT_SCALE * rounded_transformer.evaluate(&f);
         let diff = (float - integer as f32).abs();
         worst = worst.max(diff);
         sum += diff;
+        sum_trained += (OUTPUT_SCALE * model.evaluate(&f) - integer as f32).abs();
     }
-    // The integer network rounds every hidden output to a step of 1/127: one step of one of
-    // the last 32 moves the output by |w| * 508 / 127 cp, up to 8 cp for the largest weight
-    // (127/64), and 32 such roundings add up to a few centipawns on average, rarely to several
-    // steps of the largest weights. Near the clipped ReLU's bounds the rounding noise does not
-    // average out (clipping is not linear), so a network with many units near them differs
-    // one way: this small, briefly trained one by 4.6 cp on average without the
-    // piece-relative-to-king factor rows, 14.7 with them. Tolerance: 20 cp on average, 60 cp at
-    // most.
-    let mean = sum / positions.len() as f32;
+    // With the transformer's integers given, the integer network rounds every hidden output to
+    // a step of 1/127: one step of one of the last 32 moves the output by |w| * 508 / 127 cp,
+    // up to 8 cp for the largest weight (127/64), and 32 such roundings add up to a few
+    // centipawns on average, rarely to several steps of the largest weights. Near the clipped
+    // ReLU's bounds the rounding noise does not average out (clipping is not linear).
+    // Tolerance: 20 cp on average, 60 cp at most.
+    let n = positions.len() as f32;
+    let mean = sum / n;
     assert!(worst <= 60.0 && mean <= 20.0, "float and integer differ by {worst} cp at most, {mean} on average");
+    // The transformer's own rounding (each factor row and the HalfKP row rounded on its own,
+    // up to 1.5/127 a weight) moves this small, briefly trained network, many of whose units
+    // sit near the bounds, by about 18 cp on average from the trained float model.
+    let mean_trained = sum_trained / n;
+    assert!(mean_trained <= 25.0, "the export differs from the trained model by {mean_trained} cp on average");
     // The trained network is not flat.
     let spread: Vec<i32> = positions.iter().map(|p| net.evaluate(p, 16).unwrap()).collect();
     assert!(spread.iter().max().unwrap() - spread.iter().min().unwrap() > 50, "{spread:?}");
 }
 
 #[test]
-fn the_export_folds_the_factoriser() {
+fn the_export_adds_the_rounded_factor_rows() {
     let _cpu = crate::common::shared();
     let model = trained().trainer.model();
     assert!(model.factor.iter().any(|r| r.0.iter().any(|&w| w != 0.0)), "factor rows trained");
+    // Folding the factor rows into the HalfKP rows changes no evaluation.
     let folded = model.folded();
-    let (a, b) = (quantise::quantise(model), quantise::quantise(&folded));
-    assert!(a == b, "quantising the folded model gives another network");
     for pos in positions().iter().take(100) {
         let f = sample_features(pos).unwrap();
         assert_eq!(model.evaluate(&f).to_bits(), folded.evaluate(&f).to_bits());
     }
+    let (a, b) = (quantise::quantise(model), quantise::quantise(&folded));
+    // The dense layers are the same; each transformer weight is the sum of its rows' rounded
+    // values, within 2 of the folded sum rounded once (three roundings of at most 1/2 each,
+    // against one).
+    assert!(a.ft_biases == b.ft_biases && a.l1_weights == b.l1_weights && a.l1_biases == b.l1_biases);
+    assert!(a.l2_weights == b.l2_weights && a.output_weights == b.output_weights && a.output_bias == b.output_bias);
+    let round = |w: f32| (w * quantise::FT_SCALE).round() as i32;
+    let (mut untouched, mut differ) = (0, 0);
+    for (i, (qa, qb)) in a.ft_weights.iter().zip(b.ft_weights.iter()).enumerate() {
+        let own = &model.ft[i].0;
+        let mut sum: Vec<i32> = own.iter().map(|&w| round(w)).collect();
+        for r in factor_rows(i) {
+            for (s, &w) in sum.iter_mut().zip(&model.factor[r].0) {
+                *s += round(w);
+            }
+        }
+        for k in 0..qa.len() {
+            assert_eq!(qa[k] as i32, sum[k], "feature {i}, output {k}");
+            assert!((qa[k] as i32 - qb[k] as i32).abs() <= 2, "feature {i}, output {k}");
+            differ += (qa[k] != qb[k]) as usize;
+        }
+        untouched += own.iter().all(|&w| w == 0.0) as usize;
+    }
+    // A row no position touched is exactly its factor rows' sum (what `nnue::packed` stores
+    // as zeros), and these 3,000 positions leave most rows untouched.
+    assert!(untouched > a.ft_weights.len() / 2, "{untouched} untouched rows");
+    assert!(differ > 0, "the roundings never differed: the test checks nothing");
 }
 
 #[test]

@@ -95,6 +95,8 @@ pub fn run(opts: &SelfPlayOptions, out: &mut (dyn Write + Send)) -> std::io::Res
                     hash_mib: opts.hash_mib,
                     // Self-play wants every game played out (clear results are adjudicated).
                     resign_value: RESIGN_VALUE.range().1 as i32,
+                    // The linear evaluation learns from its own games.
+                    built_in_network: false,
                     ..EngineOptions::default()
                 };
                 let mut engine = Engine::with_options(options);

@@ -79,7 +79,7 @@ impl Default for GensfenOptions {
             random_plies: 4,
             nodes_jitter: 0,
             max_ply: 320,
-            engine: EngineOptions { hash_mib: 16, ..EngineOptions::default() },
+            engine: EngineOptions { hash_mib: 16, built_in_network: false, ..EngineOptions::default() },
             teacher: "linear".into(),
         }
     }
