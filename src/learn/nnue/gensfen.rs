@@ -63,26 +63,9 @@ pub struct GensfenOptions {
     pub max_ply: u32,
     /// The engine each game thread plays with (its evaluation, `EvalDir`, is the teacher).
     pub engine: EngineOptions,
-    /// The teacher in words, for a games file's settings line (`linear`, `built-in`, or the
-    /// network's digest).
+    /// The teacher in words, for a games file's settings line (`linear`, or the network's
+    /// architecture and digest, the built-in network's as well).
     pub teacher: String,
-}
-
-impl Default for GensfenOptions {
-    fn default() -> Self {
-        GensfenOptions {
-            games: 100,
-            nodes: 5000,
-            depth: None,
-            threads: 1,
-            seed: 1,
-            random_plies: 4,
-            nodes_jitter: 0,
-            max_ply: 320,
-            engine: EngineOptions { hash_mib: 16, built_in_network: false, ..EngineOptions::default() },
-            teacher: "linear".into(),
-        }
-    }
 }
 
 /// A position of a game, before its result is known.
