@@ -1,7 +1,7 @@
 //! Move ordering: a staged picker (TT move, good captures, killers, counter move, quiets by
 //! history, bad captures) and the history tables it reads.
 
-use super::params::{HISTORY_MAX, cont_by_colour};
+use super::params::{HISTORY_MAX, cont_by_colour, cont_relative};
 use super::see::see_ge;
 use crate::eval::{PIECE_VALUE, capture_value};
 use crate::shogi::movegen::{self, MoveList};
@@ -36,7 +36,11 @@ pub fn moved_piece(pos: &Position, m: Move) -> Piece {
 /// colour is implied by whose turn it is, which keeps continuation tables small.
 #[inline]
 pub fn kind_to_index(pos: &Position, m: Move) -> usize {
-    moved_piece(pos, m).kind().index() * 81 + m.to().index()
+    let to = m.to().index();
+    // With `cont_relative` the square is seen from the mover's side (turned half a circle for
+    // White), so that both colours' moves of one shape share their entries.
+    let to = if cont_relative() != 0 && pos.side_to_move() == Color::White { 80 - to } else { to };
+    moved_piece(pos, m).kind().index() * 81 + to
 }
 
 const KIND_TO: usize = 15 * 81;
@@ -94,15 +98,25 @@ impl History {
         let us = pos.side_to_move();
         let kt = kind_to_index(pos, m);
         let mut s = self.quiet(us, m);
-        for c in conts.iter().flatten() {
-            s += self.continuation[Self::cont_index(us, *c, kt)] as i32;
+        for (slot, c) in conts.iter().enumerate() {
+            if let Some(c) = c {
+                s += self.continuation[Self::cont_index(us, slot, *c, kt)] as i32;
+            }
         }
         s
     }
 
     #[inline]
-    fn cont_index(us: Color, earlier: usize, kt: usize) -> usize {
-        let side = if cont_by_colour() != 0 { us.index() } else { 0 };
+    fn cont_index(us: Color, slot: usize, earlier: usize, kt: usize) -> usize {
+        // `cont_relative`: one half for the opponent's last move (slot 0), one for the side to
+        // move's own earlier moves, which otherwise share entries with the same kind-to.
+        let side = if cont_relative() != 0 {
+            (slot != 0) as usize
+        } else if cont_by_colour() != 0 {
+            us.index()
+        } else {
+            0
+        };
         (side * KIND_TO + earlier) * KIND_TO + kt
     }
 
@@ -115,8 +129,10 @@ impl History {
     /// before it was made).
     pub fn update_quiet_played(&mut self, us: Color, m: Move, kt: usize, conts: &Conts, bonus: i32) {
         self.update_quiet(us, m, bonus);
-        for c in conts.iter().flatten() {
-            gravity(&mut self.continuation[Self::cont_index(us, *c, kt)], bonus);
+        for (slot, c) in conts.iter().enumerate() {
+            if let Some(c) = c {
+                gravity(&mut self.continuation[Self::cont_index(us, slot, *c, kt)], bonus);
+            }
         }
     }
 

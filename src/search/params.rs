@@ -172,6 +172,10 @@ tunables! {
     razor_margin = 0;
     /// Continuation histories per colour to move (1) or shared by both colours (0).
     cont_by_colour = 0;
+    /// Continuation histories with squares seen from the mover's side and a half of their
+    /// own for the opponent's last move against the side to move's earlier moves (1; this
+    /// overrides `cont_by_colour`), or absolute squares shared by every slot (0).
+    cont_relative = 0;
     /// Histories updated also at PV nodes whose best move raised alpha without a cutoff (1).
     hist_on_alpha = 0;
     /// A node that fails low rewards the quiet move that led to it, with this percentage of
