@@ -36,11 +36,10 @@ pub fn moved_piece(pos: &Position, m: Move) -> Piece {
 /// colour is implied by whose turn it is, which keeps continuation tables small.
 #[inline]
 pub fn kind_to_index(pos: &Position, m: Move) -> usize {
-    let to = m.to().index();
     // With `cont_relative` the square is seen from the mover's side (turned half a circle for
     // White), so that both colours' moves of one shape share their entries.
-    let to = if cont_relative() != 0 && pos.side_to_move() == Color::White { 80 - to } else { to };
-    moved_piece(pos, m).kind().index() * 81 + to
+    let to = if cont_relative() != 0 && pos.side_to_move() == Color::White { m.to().rotate() } else { m.to() };
+    moved_piece(pos, m).kind().index() * 81 + to.index()
 }
 
 const KIND_TO: usize = 15 * 81;
