@@ -220,6 +220,9 @@ pub struct MovePicker {
     /// Set by `skip_quiets` (with the node's check info): quiet moves that do not give check
     /// are no longer returned.
     quiet_checks_only: Option<CheckInfo>,
+    /// Quiet moves scoring above this are sorted before the rest (which keep their
+    /// generation order).
+    quiet_sort_limit: i32,
 }
 
 impl MovePicker {
@@ -242,7 +245,14 @@ impl MovePicker {
             conts,
             last_quiet_score: None,
             quiet_checks_only: None,
+            quiet_sort_limit: 0,
         }
+    }
+
+    /// Sorts the quiet moves scoring above `limit` (default 0) before the others.
+    pub fn with_quiet_sort_limit(mut self, limit: i32) -> MovePicker {
+        self.quiet_sort_limit = limit;
+        self
     }
 
     /// From now on, returns no quiet move that does not give check (the search prunes them
@@ -407,7 +417,7 @@ impl MovePicker {
                         movegen::generate::<{ movegen::QUIETS }>(pos, &mut self.moves);
                     }
                     self.score_quiets(pos, hist);
-                    self.partial_sort(0);
+                    self.partial_sort(self.quiet_sort_limit);
                     self.cur = 0;
                     self.stage = Stage::Quiets;
                 }

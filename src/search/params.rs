@@ -129,6 +129,9 @@ tunables! {
     check_ext_depth = 12;
     /// ... and from this depth on (0: from the leaves; Stockfish 15 extended only deep checks).
     check_ext_min_depth = 0;
+    /// Singular and check extensions only where the ply is below this percentage of the
+    /// iteration's depth (0: everywhere; Stockfish and YaneuraOu: 200).
+    ext_ply_limit = 0;
     /// The network's output is a correction added to the linear evaluation (1: a network of
     /// `train --on-linear`), or the evaluation itself (0).
     nnue_on_linear = 0;
@@ -168,6 +171,9 @@ tunables! {
     /// Quiet moves whose history is below `-hist_prune * depth` are pruned where the depth
     /// after reduction is under 4 (0: never).
     hist_prune = 0;
+    /// Quiet moves with a history score above `-quiet_sort_per_depth * depth` are sorted before
+    /// the others, which keep their generation order (0: only those above 0 are sorted).
+    quiet_sort_per_depth = 0;
     /// Razoring below alpha by this margin times depth squared, at depth 3 and less (0: off).
     razor_margin = 0;
     /// Continuation histories per colour to move (1) or shared by both colours (0).

@@ -17,11 +17,12 @@ pub(super) struct RootMove {
     pub(super) pv: Vec<Move>,
 }
 
-/// The legal moves of `root`, not yet searched: the table's move first, promotions before
-/// their non-promotion twins (so that ties prefer the promotion).
+/// The legal moves of `root` but the never-better non-promotions (of a pawn, bishop or rook,
+/// and a lance on its second-to-last rank: the tree below the root never tries them either),
+/// not yet searched: the table's move first, promotions before other moves.
 pub(super) fn root_move_list(root: &Position, tt: &TranspositionTable) -> Vec<RootMove> {
     let mut list = MoveList::new();
-    movegen::generate_legal(root, &mut list);
+    movegen::generate_searched(root, &mut list);
     let tt_move = tt.probe(root.key()).and_then(|h| h.mv);
     let mut rms: Vec<RootMove> = list
         .iter()
@@ -53,4 +54,43 @@ fn ponder_from_tt(root: &Position, best: Move, tt: &TranspositionTable) -> Optio
     let mut pos = root.clone();
     pos.do_move(best);
     tt.probe(pos.key()).and_then(|h| h.mv).filter(|&m| pos.is_legal(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::movegen::{CAPTURES, QUIETS, generate};
+
+    /// The root tries what the tree below it tries: every legal move but the non-promotions
+    /// that are never better than their promotion, each once, and none of those.
+    #[test]
+    fn root_moves_leave_out_never_better_non_promotions() {
+        let tt = TranspositionTable::new(1).unwrap();
+        // White's bishop on 5e can take the silver on 8h promoting or not, and its rook on
+        // 5d reaches the promotion zone.
+        let pos = Position::from_sfen("ln1g2snl/2s1g1k2/1pp1pp1p1/p3r1p1p/4b4/P1P6/1P1SBPPPP/1S2RKG2/LN2G2NL w P2p 34")
+            .unwrap();
+        let roots: Vec<Move> = root_move_list(&pos, &tt).iter().map(|rm| rm.mv).collect();
+        let usi: Vec<String> = roots.iter().map(|m| m.to_string()).collect();
+        assert!(usi.contains(&"5e8h+".to_string()) && !usi.contains(&"5e8h".to_string()), "{usi:?}");
+        let mut legal = MoveList::new();
+        movegen::generate_legal(&pos, &mut legal);
+        let mut staged = MoveList::new();
+        generate::<CAPTURES>(&pos, &mut staged);
+        generate::<QUIETS>(&pos, &mut staged);
+        let mut a = roots.clone();
+        let mut b: Vec<Move> = staged.to_vec();
+        a.sort_by_key(|m| m.raw());
+        b.sort_by_key(|m| m.raw());
+        assert_eq!(a, b);
+        assert!(roots.len() < legal.len(), "{} of {}", roots.len(), legal.len());
+        assert!(roots.iter().all(|&m| legal.contains(&m)));
+        // In check: the evasions, still without the never-better twins.
+        let check = Position::from_sfen("4k4/4P4/9/9/9/9/9/9/4K4 w - 1").unwrap();
+        assert!(check.in_check());
+        let evasions: Vec<Move> = root_move_list(&check, &tt).iter().map(|rm| rm.mv).collect();
+        let mut all = MoveList::new();
+        movegen::generate_legal(&check, &mut all);
+        assert!(!evasions.is_empty() && evasions.iter().all(|m| all.contains(m)));
+    }
 }

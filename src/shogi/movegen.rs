@@ -49,6 +49,17 @@ pub fn generate_legal(pos: &Position, list: &mut MoveList) {
     generate::<ALL>(pos, list);
 }
 
+/// The moves a search tries: every legal move but the never-better non-promotions (as the
+/// search's stages generate them below the root).
+pub fn generate_searched(pos: &Position, list: &mut MoveList) {
+    if pos.in_check() {
+        generate::<EVASIONS>(pos, list);
+    } else {
+        generate::<CAPTURES>(pos, list);
+        generate::<QUIETS>(pos, list);
+    }
+}
+
 /// Number of legal moves (for perft leaves).
 pub fn count_legal(pos: &Position) -> usize {
     let mut list = MoveList::new();

@@ -101,7 +101,7 @@ fn scripts_searching_positions_end_with_a_legal_move() {
 /// test) and the start of the last line it prints when it ran to the end (and, for the match
 /// and soak runners, found nothing wrong). They need `python3` with `cshogi`
 /// (`pip install cshogi`; `.ci/run` installs it).
-const PYTHON_TOOLS: [(&str, &[&str], &str); 13] = [
+const PYTHON_TOOLS: [(&str, &[&str], &str); 14] = [
     ("latency.py", &["--engine", "ENGINE", "--runs", "1"], "quit "),
     (
         "nps.py",
@@ -197,6 +197,27 @@ const PYTHON_TOOLS: [(&str, &[&str], &str); 13] = [
             "tests/data/scripts/nps_positions.txt",
         ],
         "threads 2: depth ",
+    ),
+    // The same engine as engine, baseline and oracle: the same moves, so no difference.
+    (
+        "move_quality.py",
+        &[
+            "--engine",
+            "ENGINE",
+            "--baseline",
+            "ENGINE",
+            "--oracle",
+            "ENGINE",
+            "--oracle-nodes",
+            "20000",
+            "--nodes",
+            "3000",
+            "--positions",
+            "tests/data/scripts/nps_positions.txt",
+            "--cache",
+            "OUT_DIR/oracle.json",
+        ],
+        "engine - baseline: +0.00% expected score lost per move",
     ),
     // The same engine twice at a fixed node count: the ratio of nodes is 1.
     (

@@ -237,7 +237,10 @@ impl Worker<'_> {
         let counter = self.data.history.counter_move(prev_piece_to);
         let conts = self.conts_at(ply);
         let tt_capture = lmr_tt_capture() != 0 && tt_move.is_some_and(|m| is_capture(&self.pos, m));
-        let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter], conts);
+        // Deeper nodes sort more of their quiet moves: there a move's subtree costs far more
+        // than sorting.
+        let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter], conts)
+            .with_quiet_sort_limit(-quiet_sort_per_depth() * depth);
 
         let mut best_value = -VALUE_INF;
         let mut best_move: Option<Move> = None;
@@ -246,6 +249,9 @@ impl Worker<'_> {
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
         let orig_alpha = alpha;
+        // Extensions only on lines shorter than a multiple of the iteration's depth, so that
+        // checking sequences do not grow the tree without end.
+        let may_extend = ext_ply_limit() == 0 || (ply as i32) * 100 < self.root_depth * ext_ply_limit();
 
         // Late move pruning (below) drops every quiet move that does not give check once
         // `move_count` passes this limit and some move has a score; the picker then stops
@@ -331,6 +337,7 @@ impl Worker<'_> {
             // ----- extensions -----
             let mut extension = 0;
             if !root
+                && may_extend
                 && depth >= singular_depth()
                 && Some(m) == tt_move
                 && excluded.is_none()
@@ -371,6 +378,7 @@ impl Worker<'_> {
                     extension = -se_negative_cut();
                 }
             } else if gives_check
+                && may_extend
                 && depth < check_ext_depth()
                 && depth >= check_ext_min_depth()
                 && see_ge(&self.pos, m, 0)
