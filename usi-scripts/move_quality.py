@@ -134,6 +134,9 @@ def losses(path, options, sfens, args, oracle, label):
             out.append(None)
             continue
         best = oracle.entry(sfen)["best"]
+        if best in (None, "resign", "win"):
+            out.append(None)  # the oracle resigns or declares: no move to compare with
+            continue
         vb = oracle.value(sfen, best)
         vm = vb if move == best else oracle.value(sfen, move)
         out.append((move == best, max(0.0, win_probability(vb) - win_probability(vm)),
