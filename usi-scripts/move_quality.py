@@ -150,6 +150,9 @@ def losses(path, options, sfens, args, oracle, label):
 def summary(name, rows):
     rows = [r for r in rows if r is not None]
     n = len(rows)
+    if n == 0:
+        print(f"{name}: no position with a move to judge")
+        return
     agree = sum(r[0] for r in rows) / n
     loss = sum(r[1] for r in rows) / n
     cp = sum(r[2] for r in rows) / n
@@ -183,6 +186,8 @@ def main():
             b = losses(args.baseline, args.baseline_option, sfens, args, oracle, "baseline")
             summary("baseline", b)
             d = [x[1] - y[1] for x, y in zip(a, b) if x is not None and y is not None]
+            if not d:
+                raise SystemExit("error: no position both engines and the oracle answered with a move")
             mean = sum(d) / len(d)
             var = sum((x - mean) ** 2 for x in d) / max(1, len(d) - 1)
             se = math.sqrt(var / len(d))
