@@ -237,8 +237,8 @@ impl Worker<'_> {
         let counter = self.data.history.counter_move(prev_piece_to);
         let conts = self.conts_at(ply);
         let tt_capture = lmr_tt_capture() != 0 && tt_move.is_some_and(|m| is_capture(&self.pos, m));
-        // Deeper nodes sort more of their quiet moves: there a move's subtree costs far more
-        // than sorting.
+        // With `quiet_sort_per_depth`, deeper nodes sort more of their quiet moves (there a
+        // move's subtree costs far more than sorting); a constant 0 in a normal build.
         let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter], conts)
             .with_quiet_sort_limit(-quiet_sort_per_depth() * depth);
 
