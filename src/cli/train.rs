@@ -5,6 +5,7 @@
 use super::{CliError, spin_arg};
 use crate::engine::options::THREADS;
 use crate::learn::nnue::{self, Event, Loss, TrainOptions, Trainer};
+use crate::nnue::FeatureSet;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
@@ -18,6 +19,10 @@ pub struct TrainArgs {
     /// The network file written: that of the epoch with the best validation loss.
     #[arg(long)]
     out: String,
+    /// Only the first this many games of each games file's run (`.games`: the games numbered
+    /// below it, as `gensfen --games N` plays them) are read.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_games: Option<u64>,
     /// Fraction of each file, from its end, held out for validation.
     #[arg(long, default_value_t = 0.05, value_parser = fraction)]
     validation: f64,
@@ -60,9 +65,34 @@ pub struct TrainArgs {
     /// linear evaluation of each position (the engine then evaluates with both).
     #[arg(long)]
     on_linear: bool,
+    /// The network's input features; the shape is `FEATURES_256x2-32-32`, which YaneuraOu's
+    /// NNUE editions of that shape read.
+    #[arg(long, value_enum, default_value_t = TrainedFeatures::Halfkp)]
+    features: TrainedFeatures,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+}
+
+/// The feature sets `train` trains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TrainedFeatures {
+    /// HalfKP(Friend): halfkp_256x2-32-32, the standard network.
+    Halfkp,
+    /// HalfKP_vm(Friend): the king mirrored onto files 1-5 (halfkp_vm_256x2-32-32).
+    HalfkpVm,
+    /// K+P: pieces and the two kings' squares, no king factor (kp_256x2-32-32).
+    Kp,
+}
+
+impl TrainedFeatures {
+    fn set(self) -> FeatureSet {
+        match self {
+            TrainedFeatures::Halfkp => FeatureSet::HalfKp,
+            TrainedFeatures::HalfkpVm => FeatureSet::HalfKpVm,
+            TrainedFeatures::Kp => FeatureSet::Kp,
+        }
+    }
 }
 
 fn number(s: &str) -> Result<f64, String> {
@@ -99,10 +129,17 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     let mut trainer = match &args.resume {
         Some(path) => {
             let state = nnue::checkpoint::load(Path::new(path)).map_err(|e| CliError::Data(e.to_string()))?;
+            if state.model.features != args.features.set() {
+                return Err(CliError::Data(format!(
+                    "{path} trains {} features, this run {} (--features)",
+                    state.model.features.file_name(),
+                    args.features.set().file_name()
+                )));
+            }
             eprintln!("resuming from {path} after epoch {}", state.epochs_done);
             Trainer::from_state(state, args.threads)
         }
-        None => Trainer::new(args.seed, args.threads),
+        None => Trainer::new_for(args.features.set(), args.seed, args.threads),
     };
     if trainer.state.epochs_done >= opts.epochs {
         eprintln!("{} epochs already done; nothing to train (raise --epochs)", trainer.state.epochs_done);
@@ -113,8 +150,15 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     }
     let decoding = Instant::now();
     let base = if args.on_linear { nnue::data::Base::Linear } else { nnue::data::Base::None };
-    let (train, valid, reports) =
-        nnue::data::load(&args.data, args.validation, args.threads, base).map_err(|e| CliError::Data(e.to_string()))?;
+    let (train, valid, reports) = nnue::data::load_games_limited(
+        &args.data,
+        args.validation,
+        args.threads,
+        base,
+        args.max_games.map(|n| n as usize),
+        args.features.set(),
+    )
+    .map_err(|e| CliError::Data(e.to_string()))?;
     for r in &reports {
         eprintln!(
             "{}: {} records, {} for training, {} for validation, {} undecodable, {} not evaluable",

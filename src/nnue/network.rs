@@ -21,6 +21,7 @@
 
 use super::arch::{self, Architecture, FeatureSet, LEB128_MAGIC, Model, padded_inputs};
 use super::dims::{AlignedVec, HALF_DIMENSIONS, HIDDEN, TRANSFORMED_DIMENSIONS};
+#[cfg(test)]
 use super::features::INPUT_DIMENSIONS;
 use super::layers::{DenseLayer, OutputLayer};
 use std::fmt;
@@ -43,6 +44,7 @@ pub const ARCHITECTURE: &str = "Features=HalfKP(Friend)[125388->256x2],Network=A
      AffineTransform[32<-32](ClippedReLU[32](AffineTransformSparseInput[32<-512](InputSlice[512(0:512)])))))";
 
 /// Bytes of the standard network's parameters after the header string.
+#[cfg(test)]
 const PARAMETER_BYTES: usize = 4
     + 2 * HALF_DIMENSIONS
     + 2 * HALF_DIMENSIONS * INPUT_DIMENSIONS
@@ -468,9 +470,11 @@ impl Network {
 pub struct NetworkParameters {
     /// The header's architecture string (`ARCHITECTURE` for a new network).
     pub architecture: String,
+    /// The feature set (the shape is `features`_256x2-32-32): HalfKP for the standard network.
+    pub features: FeatureSet,
     pub ft_biases: [i16; HALF_DIMENSIONS],
-    /// One row of 256 outputs per HalfKP feature.
-    pub ft_weights: Box<[[i16; HALF_DIMENSIONS]; INPUT_DIMENSIONS]>,
+    /// One row of 256 outputs per feature (`features.rows()` of them).
+    pub ft_weights: Vec<[i16; HALF_DIMENSIONS]>,
     pub l1_biases: [i32; HIDDEN],
     /// `l1_weights[output][input]`, inputs: the side to move's 256 transformer outputs, then
     /// the other side's.
@@ -485,11 +489,17 @@ pub struct NetworkParameters {
 impl NetworkParameters {
     /// All parameters zero, with the standard architecture string.
     pub fn zeroed() -> NetworkParameters {
-        let rows = vec![[0i16; HALF_DIMENSIONS]; INPUT_DIMENSIONS].into_boxed_slice();
+        NetworkParameters::zeroed_for(FeatureSet::HalfKp)
+    }
+
+    /// All parameters zero of `features`_256x2-32-32, with the architecture string YaneuraOu
+    /// writes for that shape.
+    pub fn zeroed_for(features: FeatureSet) -> NetworkParameters {
         NetworkParameters {
-            architecture: ARCHITECTURE.to_string(),
+            architecture: Architecture::classic(features, HALF_DIMENSIONS, &[HIDDEN, HIDDEN]).file_string(),
+            features,
             ft_biases: [0; HALF_DIMENSIONS],
-            ft_weights: rows.try_into().expect("a vector of INPUT_DIMENSIONS rows"),
+            ft_weights: vec![[0i16; HALF_DIMENSIONS]; features.rows()],
             l1_biases: [0; HIDDEN],
             l1_weights: Box::new([[0; TRANSFORMED_DIMENSIONS]; HIDDEN]),
             l2_biases: [0; HIDDEN],
@@ -501,18 +511,19 @@ impl NetworkParameters {
 
     /// The bytes of the network file (what `Network::from_bytes` reads).
     pub fn to_bytes(&self) -> Vec<u8> {
+        let arch = Architecture::classic(self.features, HALF_DIMENSIONS, &[HIDDEN, HIDDEN]);
         let name = self.architecture.as_bytes();
-        let mut out = Vec::with_capacity(12 + name.len() + PARAMETER_BYTES);
+        let mut out = Vec::with_capacity(12 + name.len() + arch.parameter_bytes());
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&ARCHITECTURE_HASH.to_le_bytes());
+        out.extend_from_slice(&arch.file_hash().to_le_bytes());
         out.extend_from_slice(&(name.len() as u32).to_le_bytes());
         out.extend_from_slice(name);
-        out.extend_from_slice(&FEATURE_TRANSFORMER_HASH.to_le_bytes());
+        out.extend_from_slice(&arch.transformer_hash().to_le_bytes());
         self.ft_biases.iter().for_each(|b| out.extend_from_slice(&b.to_le_bytes()));
         for row in self.ft_weights.iter() {
             row.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
         }
-        out.extend_from_slice(&NETWORK_HASH.to_le_bytes());
+        out.extend_from_slice(&arch.network_hash().to_le_bytes());
         let mut dense = |biases: &[i32], rows: &mut dyn Iterator<Item = &[i8]>| {
             biases.iter().for_each(|b| out.extend_from_slice(&b.to_le_bytes()));
             rows.for_each(|row| out.extend(row.iter().map(|&w| w as u8)));
@@ -525,13 +536,13 @@ impl NetworkParameters {
 }
 
 impl Network {
-    /// The integer parameters of the loaded network in the file's order, for the standard shape
-    /// (`None` for the others).
+    /// The integer parameters of the loaded network in the file's order, for the shapes
+    /// `*_256x2-32-32` (`None` for the others).
     pub fn parameters(&self) -> Option<NetworkParameters> {
-        if self.arch != Architecture::standard() {
+        if self.arch != Architecture::classic(self.arch.features, HALF_DIMENSIONS, &[HIDDEN, HIDDEN]) {
             return None;
         }
-        let mut p = NetworkParameters::zeroed();
+        let mut p = NetworkParameters::zeroed_for(self.arch.features);
         p.architecture = self.architecture.clone();
         p.ft_biases.copy_from_slice(self.ft_biases.as_slice());
         for (dst, src) in p.ft_weights.iter_mut().zip(self.ft_weights.as_slice().chunks_exact(HALF_DIMENSIONS)) {
@@ -597,5 +608,21 @@ mod tests {
         let net = Network::from_bytes(&bytes).unwrap();
         assert_eq!(net.architecture(), ARCHITECTURE);
         assert!(net.parameters() == Some(p));
+    }
+
+    #[test]
+    fn other_feature_sets_are_written_as_yaneuraou_names_them() {
+        for features in [FeatureSet::Kp, FeatureSet::HalfKpVm] {
+            let mut p = NetworkParameters::zeroed_for(features);
+            let last = features.rows() - 1;
+            p.ft_weights[last][HALF_DIMENSIONS - 1] = -5;
+            p.output_bias = 3;
+            let bytes = p.to_bytes();
+            let arch = Architecture::classic(features, 256, &[32, 32]);
+            assert_eq!(bytes.len(), 12 + arch.file_string().len() + arch.parameter_bytes());
+            let net = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(net.arch().name(), format!("{}_256x2-32-32", features.short_name()));
+            assert!(net.parameters() == Some(p));
+        }
     }
 }

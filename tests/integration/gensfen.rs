@@ -161,6 +161,22 @@ fn a_games_file_keeps_whole_games_and_gives_the_same_records() {
         let mv = move_from_psv(r.mv).unwrap().to_string();
         assert!(dumped.contains(&(sfen.clone(), mv.clone(), r.score, r.result)), "{sfen} {mv} {}", r.score);
     }
+    // Training on the first 3 games of the run (written by 2 threads, in any order) reads what a
+    // run of 3 games on one thread holds.
+    let three = temp("three.games");
+    gensfen(&three, 3, 1);
+    use hayate::learn::nnue::data::{self, Base, Dataset};
+    let samples = |d: &Dataset| {
+        let mut v: Vec<_> = (0..d.len()).map(|i| (d.features(i).to_vec(), d.score(i), d.result(i))).collect();
+        v.sort();
+        v
+    };
+    let (limited, _, _) =
+        data::load_games_limited(&[&games], 0.0, 1, Base::None, Some(3), hayate::nnue::FeatureSet::HalfKp).unwrap();
+    let (reference, _, _) = data::load(&[&three], 0.0, 1, Base::None).unwrap();
+    let (all, _, _) = data::load(&[&games], 0.0, 1, Base::None).unwrap();
+    assert!(limited.len() > 20 && limited.len() < all.len(), "{} of {}", limited.len(), all.len());
+    assert_eq!(samples(&limited), samples(&reference));
     // Stopped inside its last batch: the next run plays exactly the games that are missing.
     let bytes = std::fs::read(&games).unwrap();
     let cut = temp("cut.games");

@@ -195,6 +195,41 @@ fn the_export_loads_and_evaluates_as_the_trainer_computes() {
     assert!(spread.iter().max().unwrap() - spread.iter().min().unwrap() > 50, "{spread:?}");
 }
 
+/// HalfKP_vm and K+P networks: trained on the same records (features of their own), they lower
+/// the validation loss, and their files are the shapes YaneuraOu names, which the engine's
+/// inference (checked against YaneuraOu's evaluations for every shape, tests/integration/nnue)
+/// evaluates exactly as the trainer's integer forward pass.
+#[test]
+fn other_feature_sets_train_and_export_their_own_shape() {
+    use hayate::nnue::FeatureSet;
+    let _cpu = crate::common::shared();
+    let positions = positions();
+    for (set, name) in [(FeatureSet::HalfKpVm, "halfkp_vm_256x2-32-32"), (FeatureSet::Kp, "kp_256x2-32-32")] {
+        let (train, valid, _) = data::load_games_limited(&[DATA], 0.1, 2, data::Base::None, None, set).unwrap();
+        assert_eq!(train.len(), datasets().0.len());
+        let opts = TrainOptions { epochs: 2, ..options() };
+        let mut trainer = Trainer::new_for(set, opts.seed, opts.threads);
+        let initial = trainer.loss(&valid, &opts.loss);
+        run(&mut trainer, &train, &valid, &opts, None, None, |_| {}).unwrap();
+        let after = trainer.loss(&valid, &opts.loss);
+        assert!(after < initial - 0.01, "{name}: validation loss {initial} -> {after}");
+        let params = quantise::quantise(trainer.model());
+        assert_eq!(params.ft_weights.len(), set.rows());
+        let net = Network::from_bytes(&params.to_bytes()).expect("export loads");
+        assert_eq!(net.arch().name(), name);
+        let mut values = Vec::new();
+        for pos in &positions {
+            let f = data::sample_features_of(set, pos).unwrap();
+            let integer = quantise::evaluate(&params, &f);
+            assert_eq!(net.evaluate(pos, 16), Some(integer), "{name} {}", pos.to_sfen());
+            let float = OUTPUT_SCALE * trainer.model().evaluate(&f);
+            assert!((float - integer as f32).abs() < 80.0, "{name}: float {float}, integer {integer}");
+            values.push(integer);
+        }
+        assert!(values.iter().max().unwrap() - values.iter().min().unwrap() > 50, "{name}: {values:?}");
+    }
+}
+
 #[test]
 fn the_export_adds_the_rounded_factor_rows() {
     let _cpu = crate::common::shared();
@@ -217,7 +252,7 @@ fn the_export_adds_the_rounded_factor_rows() {
     for (i, (qa, qb)) in a.ft_weights.iter().zip(b.ft_weights.iter()).enumerate() {
         let own = &model.ft[i].0;
         let mut sum: Vec<i32> = own.iter().map(|&w| round(w)).collect();
-        for r in factor_rows(i) {
+        for r in factor_rows(model.features, i) {
             for (s, &w) in sum.iter_mut().zip(&model.factor[r].0) {
                 *s += round(w);
             }

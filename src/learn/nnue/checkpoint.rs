@@ -1,21 +1,21 @@
 //! Checkpoints: the float model, Adam's state and the epoch count, to resume a training.
 //!
 //! Layout, little-endian: the magic `HYNNCKPT`, `u32` version, `u32` epochs done, `u64` Adam
-//! steps, `u32` best epoch (0: none yet) and `f64` its validation loss, then nine tensors
+//! steps, `u32` best epoch (0: none yet) and `f64` its validation loss, `u32` the feature set
+//! (version 2; 0 HalfKP, 1 HalfKP_vm, 2 K+P; version 1 files are HalfKP), then nine tensors
 //! (HalfKP rows, factor rows, the moments of both, dense parameters and their moments), each a `u64`
 //! count of `f32` values followed by them, and last the CRC-32 of everything before it.
 //! Reading checks every count against the architecture, the checksum and the end of the file:
 //! a damaged or foreign file is an error, never a panic or a half-read model.
 
-use super::model::{DENSE_LEN, HALF, Model, Row};
+use super::model::{DENSE_LEN, HALF, Model, Row, TRAINED_SETS};
 use super::optim::Adam;
-use crate::nnue::features::INPUT_DIMENSIONS;
 use std::fmt;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"HYNNCKPT";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// What a checkpoint holds.
 #[derive(Clone)]
@@ -182,6 +182,8 @@ pub fn save(state: &State, path: &Path) -> Result<(), CheckpointError> {
         w.put(&state.adam.step.to_le_bytes())?;
         w.put(&best_epoch.to_le_bytes())?;
         w.put(&best_loss.to_le_bytes())?;
+        let set = TRAINED_SETS.iter().position(|&s| s == state.model.features).unwrap_or(0) as u32;
+        w.put(&set.to_le_bytes())?;
         let (m, a) = (&state.model, &state.adam);
         for t in [&m.ft, &m.factor, &a.ft_m, &a.ft_v, &a.factor_m, &a.factor_v] {
             let (len, parts) = rows(t);
@@ -208,7 +210,7 @@ pub fn load(path: &Path) -> Result<State, CheckpointError> {
         return Err(CheckpointError::NotACheckpoint);
     }
     let version = r.u32()?;
-    if version != VERSION {
+    if version != VERSION && version != 1 {
         return Err(CheckpointError::Version { found: version });
     }
     let epochs_done = r.u32()? as usize;
@@ -219,12 +221,19 @@ pub fn load(path: &Path) -> Result<State, CheckpointError> {
         return Err(CheckpointError::BadHeader("best epoch after the last one"));
     }
     let best = if best_epoch == 0 { None } else { Some((best_epoch, best_loss)) };
+    let features = if version == 1 {
+        TRAINED_SETS[0]
+    } else {
+        let code = r.u32()? as usize;
+        *TRAINED_SETS.get(code).ok_or(CheckpointError::BadHeader("unknown feature set"))?
+    };
     let mut model = Model {
-        ft: vec![Row::ZERO; INPUT_DIMENSIONS],
+        features,
+        ft: vec![Row::ZERO; features.rows()],
         factor: vec![Row::ZERO; super::model::FACTOR_ROWS],
         dense: vec![0.0; DENSE_LEN],
     };
-    let mut adam = Adam::new();
+    let mut adam = Adam::new(model.ft.len());
     adam.step = step;
     for (name, t) in [
         ("ft", &mut model.ft),

@@ -2,23 +2,30 @@
 //! indices of both perspectives (side to move first), with the score and the result.
 //!
 //! Every evaluable position has exactly 38 features per perspective (absent pieces sit on
-//! BonaPiece 0, as in inference), so a sample is a fixed block of 76 `u32` indices: 304 bytes,
-//! about 0.9 GB for 3 M positions. Records that do not unpack into a legal position, or that
-//! HalfKP cannot evaluate, are skipped and counted.
+//! BonaPiece 0, as in inference), and K+P two more (the kings' squares), so a sample is a fixed
+//! block of 2 x 40 `u32` indices (`NO_FEATURE` in the last two of each side but for K+P): 320
+//! bytes, about 1 GB for 3 M positions. Records that do not unpack into a legal position, or
+//! that the network cannot evaluate, are skipped and counted. The indices are those of the
+//! feature set trained (HalfKP, HalfKP_vm or K+P).
 //!
 //! The validation set is a contiguous tail of each file: the positions of a game are written
 //! one after another, so a tail holds whole games whose near-twins are not trained on. The split
 //! point is moved forward to the next game start (where the game ply stops increasing), so that
 //! no game is cut in two.
 
-use crate::nnue::features::{MAX_ACTIVE, active_features};
+use crate::nnue::FeatureSet;
+use crate::nnue::features::{MAX_ACTIVE, active_features_of};
 use crate::records::packed_sfen::{PackedSfenValue, RECORD_BYTES};
 use crate::shogi::Position;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// Feature indices of one sample: the side to move's 38, then the other side's 38.
-pub const SAMPLE_FEATURES: usize = 2 * MAX_ACTIVE;
+/// Feature slots of one perspective in a sample: the 38 of HalfKP, and K+P's two kings.
+pub const SAMPLE_SIDE: usize = MAX_ACTIVE + 2;
+/// Feature indices of one sample: the side to move's `SAMPLE_SIDE`, then the other side's.
+pub const SAMPLE_FEATURES: usize = 2 * SAMPLE_SIDE;
+/// An empty slot.
+pub const NO_FEATURE: u32 = u32::MAX;
 
 /// The feature block of a sample.
 pub type SampleFeatures = [u32; SAMPLE_FEATURES];
@@ -134,14 +141,20 @@ impl Dataset {
     }
 }
 
-/// The features of a position, side to move first; `None` where HalfKP cannot evaluate it
-/// or the position holds more than a set (samples have a set's 38 features per side).
+/// The HalfKP features of a position, side to move first; `None` where HalfKP cannot
+/// evaluate it or the position holds more than a set (38 features per side).
 pub fn sample_features(pos: &Position) -> Option<SampleFeatures> {
-    let us = active_features(pos, pos.side_to_move()).filter(|f| f.len() == MAX_ACTIVE)?;
-    let them = active_features(pos, !pos.side_to_move()).filter(|f| f.len() == MAX_ACTIVE)?;
-    let mut out = [0u32; SAMPLE_FEATURES];
-    out[..MAX_ACTIVE].copy_from_slice(&us);
-    out[MAX_ACTIVE..].copy_from_slice(&them);
+    sample_features_of(FeatureSet::HalfKp, pos)
+}
+
+/// The features of `set` (HalfKP, HalfKP_vm or K+P) of a position, side to move first.
+pub fn sample_features_of(set: FeatureSet, pos: &Position) -> Option<SampleFeatures> {
+    let per_side = MAX_ACTIVE + if set == FeatureSet::Kp { 2 } else { 0 };
+    let mut out = [NO_FEATURE; SAMPLE_FEATURES];
+    for (side, perspective) in [pos.side_to_move(), !pos.side_to_move()].into_iter().enumerate() {
+        let f = active_features_of(set, pos, perspective).filter(|f| f.len() == per_side)?;
+        out[side * SAMPLE_SIDE..side * SAMPLE_SIDE + per_side].copy_from_slice(&f);
+    }
     Some(out)
 }
 
@@ -166,7 +179,7 @@ struct Decoded {
     not_evaluable: usize,
 }
 
-fn decode(records: &[[u8; RECORD_BYTES]], base: Base) -> Decoded {
+fn decode(records: &[[u8; RECORD_BYTES]], base: Base, set: FeatureSet) -> Decoded {
     let mut out = Decoded::default();
     out.data.features.reserve(records.len() * SAMPLE_FEATURES);
     for rec in records {
@@ -175,7 +188,7 @@ fn decode(records: &[[u8; RECORD_BYTES]], base: Base) -> Decoded {
             out.undecodable += 1;
             continue;
         };
-        match sample_features(&pos) {
+        match sample_features_of(set, &pos) {
             Some(f) => out.data.push_on(&f, psv.score, psv.result, base.of(&pos)),
             None => out.not_evaluable += 1,
         }
@@ -184,10 +197,10 @@ fn decode(records: &[[u8; RECORD_BYTES]], base: Base) -> Decoded {
 }
 
 /// Decodes records on `threads` threads, keeping their order.
-fn decode_parallel(records: &[[u8; RECORD_BYTES]], threads: usize, base: Base) -> Decoded {
+fn decode_parallel(records: &[[u8; RECORD_BYTES]], threads: usize, base: Base, set: FeatureSet) -> Decoded {
     let share = records.len().div_ceil(threads.max(1)).max(1);
     let parts: Vec<Decoded> = std::thread::scope(|s| {
-        let handles: Vec<_> = records.chunks(share).map(|c| s.spawn(move || decode(c, base))).collect();
+        let handles: Vec<_> = records.chunks(share).map(|c| s.spawn(move || decode(c, base, set))).collect();
         // Decoding returns errors as values; a panic would be a bug, passed on as it is.
         handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
     });
@@ -219,11 +232,13 @@ pub fn split_point(records: &[[u8; RECORD_BYTES]], fraction: f64) -> usize {
 
 /// The training records of a games file (`crate::learn::game_store`): its searched positions
 /// that `gensfen::keep` accepts, as `gensfen` would have written them.
-fn games_records(path: &Path) -> Result<Vec<u8>, DataError> {
+/// Only the games numbered below `max_games` are read (all with `None`): those a run of that
+/// many games plays, whatever order threads wrote them in.
+fn games_records(path: &Path, max_games: Option<usize>) -> Result<Vec<u8>, DataError> {
     let corrupt = |reason: String| DataError::Games { path: path.to_path_buf(), reason };
     let file = crate::learn::game_store::read(path).map_err(|e| corrupt(e.to_string()))?;
     let mut out = Vec::new();
-    for g in &file.games {
+    for g in file.games.iter().filter(|g| max_games.is_none_or(|n| (g.index as usize) < n)) {
         out.extend(super::gensfen::records_of(g, u32::MAX).map_err(corrupt)?);
     }
     Ok(out)
@@ -238,11 +253,25 @@ pub fn load<P: AsRef<Path>>(
     threads: usize,
     base: Base,
 ) -> Result<(Dataset, Dataset, Vec<FileReport>), DataError> {
+    load_games_limited(paths, validation, threads, base, None, FeatureSet::HalfKp)
+}
+
+/// `load`, reading only the games numbered below `max_games` of each games file (the data of
+/// the same run stopped after that many games, for comparisons at equal cost), into the
+/// features of `set`.
+pub fn load_games_limited<P: AsRef<Path>>(
+    paths: &[P],
+    validation: f64,
+    threads: usize,
+    base: Base,
+    max_games: Option<usize>,
+    set: FeatureSet,
+) -> Result<(Dataset, Dataset, Vec<FileReport>), DataError> {
     let (mut train, mut valid, mut reports) = (Dataset::default(), Dataset::default(), Vec::new());
     for path in paths {
         let path = path.as_ref();
         let bytes = if path.extension().is_some_and(|e| e == "games") {
-            games_records(path)?
+            games_records(path, max_games)?
         } else {
             std::fs::read(path).map_err(|err| DataError::Io { path: path.to_path_buf(), err })?
         };
@@ -251,8 +280,8 @@ pub fn load<P: AsRef<Path>>(
             return Err(DataError::PartialRecord { path: path.to_path_buf(), bytes: bytes.len() as u64 });
         }
         let s = split_point(records, validation);
-        let t = decode_parallel(&records[..s], threads, base);
-        let v = decode_parallel(&records[s..], threads, base);
+        let t = decode_parallel(&records[..s], threads, base, set);
+        let v = decode_parallel(&records[s..], threads, base, set);
         reports.push(FileReport {
             path: path.to_path_buf(),
             records: records.len(),
@@ -295,8 +324,23 @@ mod tests {
         assert_eq!((reports[0].records, reports[0].undecodable, reports[0].not_evaluable), (3, 1, 0));
         let pos = Position::from_sfen(sfen).unwrap();
         let f = train.features(1);
+        use crate::nnue::features::active_features;
         assert_eq!(&f[..MAX_ACTIVE], &active_features(&pos, crate::shogi::Color::White).unwrap()[..]);
-        assert_eq!(&f[MAX_ACTIVE..], &active_features(&pos, crate::shogi::Color::Black).unwrap()[..]);
+        assert_eq!(
+            &f[SAMPLE_SIDE..SAMPLE_SIDE + MAX_ACTIVE],
+            &active_features(&pos, crate::shogi::Color::Black).unwrap()[..]
+        );
+        assert!([f[MAX_ACTIVE], f[MAX_ACTIVE + 1], f[SAMPLE_FEATURES - 1]].iter().all(|&x| x == NO_FEATURE));
+        // K+P fills the two slots with the kings; HalfKP_vm mirrors: the other feature sets'
+        // samples hold what inference computes for them.
+        for set in [FeatureSet::Kp, FeatureSet::HalfKpVm] {
+            let f = sample_features_of(set, &pos).unwrap();
+            for (side, c) in [crate::shogi::Color::White, crate::shogi::Color::Black].into_iter().enumerate() {
+                let want = active_features_of(set, &pos, c).unwrap();
+                assert_eq!(&f[side * SAMPLE_SIDE..side * SAMPLE_SIDE + want.len()], &want[..]);
+            }
+            assert_eq!(f.iter().filter(|&&x| x == NO_FEATURE).count(), if set == FeatureSet::Kp { 0 } else { 4 });
+        }
         assert_eq!((train.score(1), train.result(1)), (-300, 1));
         assert_eq!(train.base(1), 0);
         // A correction network's samples carry the linear evaluation (side to move's view).

@@ -11,10 +11,10 @@
 //! Units: a transformer output of 1.0 is 127 in the integer network, a hidden output of 1.0
 //! too, and the output `y` is `cp / OUTPUT_SCALE` (see `quantise`).
 
-use super::data::SampleFeatures;
+use super::data::{NO_FEATURE, SAMPLE_SIDE, SampleFeatures};
 use crate::learn::rng::Rng;
-use crate::nnue::features::{FE_END, INPUT_DIMENSIONS, MAX_ACTIVE};
-use crate::nnue::{DEFAULT_FV_SCALE, HALF_DIMENSIONS, HIDDEN, TRANSFORMED_DIMENSIONS};
+use crate::nnue::features::FE_END;
+use crate::nnue::{DEFAULT_FV_SCALE, FeatureSet, HALF_DIMENSIONS, HIDDEN, TRANSFORMED_DIMENSIONS};
 
 /// Outputs of the transformer per perspective.
 pub const HALF: usize = HALF_DIMENSIONS;
@@ -52,12 +52,18 @@ pub fn relative_row(f: usize) -> Option<usize> {
     Some(FE_END + (class * 17 + file) * 17 + rank)
 }
 
-/// The factor rows of HalfKP feature `f`: its BonaPiece's, and for a board piece its
-/// piece-relative-to-king row.
+/// The factor rows of feature `f` of `set`: for HalfKP and HalfKP_vm its BonaPiece's, and for
+/// a board piece its piece-relative-to-king row (HalfKP_vm's mirrored king squares number
+/// files 1-5 as HalfKP does, so the same rows serve); for K+P, whose features are already
+/// king-independent, a row of its own, so that every feature learns at the factor rows' rate.
 #[inline(always)]
-pub fn factor_rows(f: usize) -> impl Iterator<Item = usize> {
-    std::iter::once(f % FE_END).chain(relative_row(f))
+pub fn factor_rows(set: FeatureSet, f: usize) -> impl Iterator<Item = usize> {
+    let kp = set == FeatureSet::Kp;
+    std::iter::once(if kp { f } else { f % FE_END }).chain(if kp { None } else { relative_row(f) })
 }
+
+/// The feature sets the trainer trains (each as `*_256x2-32-32`).
+pub const TRAINED_SETS: [FeatureSet; 3] = [FeatureSet::HalfKp, FeatureSet::HalfKpVm, FeatureSet::Kp];
 
 /// A row of zeros, for the features without a relative factor row.
 static ZERO_ROW: Row = Row::ZERO;
@@ -74,7 +80,9 @@ impl Row {
 /// The float network.
 #[derive(Clone)]
 pub struct Model {
-    /// HalfKP rows, one per feature.
+    /// The input features (one of `TRAINED_SETS`).
+    pub features: FeatureSet,
+    /// Transformer rows, one per feature.
     pub ft: Vec<Row>,
     /// Factor rows (`FACTOR_ROWS`): per BonaPiece, then per piece relative to the king.
     pub factor: Vec<Row>,
@@ -95,6 +103,13 @@ impl Model {
     /// king squares, and a file whose king blocks repeat), dense weights uniform in
     /// +-1/sqrt(inputs), biases in the middle of the linear range (output bias 0).
     pub fn new(seed: u64) -> Model {
+        Model::new_for(FeatureSet::HalfKp, seed)
+    }
+
+    /// `new` for the feature set `features` (one of `TRAINED_SETS`; K+P's kings' rows start
+    /// at 0 like the relative rows).
+    pub fn new_for(features: FeatureSet, seed: u64) -> Model {
+        debug_assert!(TRAINED_SETS.contains(&features));
         let mut rng = Rng::new(seed, 0x6e6e_7565);
         let mut uniform = |a: f32| {
             let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -114,7 +129,7 @@ impl Model {
         dense[L2_WEIGHTS..L2_BIAS].iter_mut().for_each(|w| *w = uniform(l2));
         dense[L2_BIAS..OUT_WEIGHTS].fill(INIT_BIAS);
         dense[OUT_WEIGHTS..OUT_BIAS].iter_mut().for_each(|w| *w = uniform(l2));
-        Model { ft: vec![Row::ZERO; INPUT_DIMENSIONS], factor, dense }
+        Model { features, ft: vec![Row::ZERO; features.rows()], factor, dense }
     }
 
     /// The same function without factor rows: each folded into the HalfKP rows of its
@@ -122,7 +137,7 @@ impl Model {
     pub fn folded(&self) -> Model {
         let mut m = self.clone();
         for (i, row) in m.ft.iter_mut().enumerate() {
-            for r in factor_rows(i) {
+            for r in factor_rows(self.features, i) {
                 for (w, &p) in row.0.iter_mut().zip(&self.factor[r].0) {
                     *w += p;
                 }
@@ -218,13 +233,21 @@ fn active(x: f32) -> bool {
 #[inline(always)]
 pub fn forward(model: &Model, features: &SampleFeatures, a: &mut Activations) -> f32 {
     let d = &model.dense;
+    let kp = model.features == FeatureSet::Kp;
     for side in 0..2 {
         let acc = &mut a.acc[side].0;
         acc.copy_from_slice(&d[FT_BIAS..L1_WEIGHTS]);
-        for &f in &features[side * MAX_ACTIVE..(side + 1) * MAX_ACTIVE] {
+        for &f in &features[side * SAMPLE_SIDE..(side + 1) * SAMPLE_SIDE] {
+            if f == NO_FEATURE {
+                continue;
+            }
             let w = &model.ft[f as usize].0;
-            let p = &model.factor[f as usize % FE_END].0;
-            let r = relative_row(f as usize).map_or(&ZERO_ROW.0, |r| &model.factor[r].0);
+            let (p, r) = if kp {
+                (&model.factor[f as usize].0, &ZERO_ROW.0)
+            } else {
+                let r = relative_row(f as usize).map_or(&ZERO_ROW.0, |r| &model.factor[r].0);
+                (&model.factor[f as usize % FE_END].0, r)
+            };
             // The row and its factors summed first, as the folded network has them.
             for k in 0..HALF {
                 acc[k] += w[k] + p[k] + r[k];
@@ -266,7 +289,7 @@ pub fn prefetch(row: &Row) {
 /// rows already made for them.
 #[inline(always)]
 pub fn prefetch_sample(model: &Model, features: &SampleFeatures, g: &Gradients) {
-    for &f in features {
+    for &f in features.iter().filter(|&&f| f != NO_FEATURE) {
         prefetch(&model.ft[f as usize]);
         if let Some(r) = g.ft.get(f as usize) {
             prefetch(r);
@@ -331,20 +354,15 @@ pub struct Gradients {
 }
 
 impl Gradients {
-    pub fn new() -> Gradients {
-        Gradients { ft: SparseRows::new(INPUT_DIMENSIONS), dense: vec![0.0; DENSE_LEN], loss: 0.0 }
+    /// Gradients for a model of `rows` transformer rows.
+    pub fn new(rows: usize) -> Gradients {
+        Gradients { ft: SparseRows::new(rows), dense: vec![0.0; DENSE_LEN], loss: 0.0 }
     }
 
     pub fn clear(&mut self) {
         self.ft.clear();
         self.dense.fill(0.0);
         self.loss = 0.0;
-    }
-}
-
-impl Default for Gradients {
-    fn default() -> Self {
-        Gradients::new()
     }
 }
 
@@ -450,11 +468,11 @@ pub fn backward(
             gd[FT_BIAS + k] += dacc[side].0[k];
         }
     }
-    for (d, side_features) in dacc.iter().zip(features.as_chunks::<MAX_ACTIVE>().0) {
+    for (d, side_features) in dacc.iter().zip(features.as_chunks::<SAMPLE_SIDE>().0) {
         if d.0.iter().all(|&x| x == 0.0) {
             continue;
         }
-        for &f in side_features {
+        for &f in side_features.iter().filter(|&&f| f != NO_FEATURE) {
             for (w, &x) in g.ft.row_mut(f as usize).0.iter_mut().zip(&d.0) {
                 *w += x;
             }
@@ -527,11 +545,11 @@ mod tests {
         let loss = Loss { lambda: 0.5, scale: 600.0 };
         let f = samples()[1];
         let t = loss.target(250, -1);
-        let mut g = Gradients::new();
+        let mut g = Gradients::new(m.ft.len());
         let mut a = Activations::new();
         // On a base evaluation (a correction network) the loss is that of output + base.
         let base = 0.3;
-        let mut on_base = Gradients::new();
+        let mut on_base = Gradients::new(m.ft.len());
         backward(&m, &f, t, base, &loss, 1.0, &mut a, &mut on_base);
         assert!((on_base.loss - loss.of(m.evaluate(&f) + base, t).0).abs() < 1e-6);
         backward(&m, &f, t, 0.0, &loss, 1.0, &mut a, &mut g);
@@ -558,7 +576,7 @@ mod tests {
         let analytic = g.ft.get(feature).map_or(0.0, |r| r.0[k]);
         check(&mut m, &move |m: &mut Model| &mut m.ft[feature].0[k], analytic);
         // The factor row of a feature of the other side gets the sum over its HalfKP rows.
-        let (feature, k) = (f[MAX_ACTIVE + 5] as usize, 40);
+        let (feature, k) = (f[SAMPLE_SIDE + 5] as usize, 40);
         let bona = feature % FE_END;
         let sum: f32 =
             g.ft.touched()
@@ -568,7 +586,11 @@ mod tests {
                 .sum();
         check(&mut m, &move |m: &mut Model| &mut m.factor[bona].0[k], sum);
         // A piece-relative-to-king row: the sum over the HalfKP rows that share it.
-        let feature = f.iter().map(|&x| x as usize).find(|&x| relative_row(x).is_some()).expect("a board piece");
+        let feature = f
+            .iter()
+            .map(|&x| x as usize)
+            .find(|&x| x != NO_FEATURE as usize && relative_row(x).is_some())
+            .expect("a board piece");
         let rel = relative_row(feature).unwrap();
         let sum: f32 =
             g.ft.touched()

@@ -7,7 +7,6 @@
 //! every step.
 
 use super::model::{DENSE_LEN, Row};
-use crate::nnue::features::INPUT_DIMENSIONS;
 
 /// First-moment decay.
 pub const BETA1: f32 = 0.9;
@@ -29,11 +28,12 @@ pub struct Adam {
 }
 
 impl Adam {
-    pub fn new() -> Adam {
+    /// Zero moments for a model of `rows` transformer rows.
+    pub fn new(rows: usize) -> Adam {
         Adam {
             step: 0,
-            ft_m: vec![Row::ZERO; INPUT_DIMENSIONS],
-            ft_v: vec![Row::ZERO; INPUT_DIMENSIONS],
+            ft_m: vec![Row::ZERO; rows],
+            ft_v: vec![Row::ZERO; rows],
             factor_m: vec![Row::ZERO; super::model::FACTOR_ROWS],
             factor_v: vec![Row::ZERO; super::model::FACTOR_ROWS],
             dense_m: vec![0.0; DENSE_LEN],
@@ -45,12 +45,6 @@ impl Adam {
     pub fn next_step(&mut self, lr: f32) -> Step {
         self.step += 1;
         Step::new(lr, self.step)
-    }
-}
-
-impl Default for Adam {
-    fn default() -> Self {
-        Adam::new()
     }
 }
 

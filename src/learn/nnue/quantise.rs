@@ -11,9 +11,8 @@
 //! `SHIFT_ROUNDING` more, so that the clipped ReLU's shift rounds to the nearest step instead
 //! of down (which would lower every hidden output by half a step on average).
 
-use super::data::SampleFeatures;
+use super::data::{NO_FEATURE, SAMPLE_SIDE, SampleFeatures};
 use super::model::{self, FT_BIAS, L1_BIAS, L2_BIAS, Model, OUT_BIAS, OUT_WEIGHTS};
-use crate::nnue::features::MAX_ACTIVE;
 use crate::nnue::{DEFAULT_FV_SCALE, HALF_DIMENSIONS, HIDDEN, MAX_EVAL, NetworkParameters, TRANSFORMED_DIMENSIONS};
 use std::path::Path;
 
@@ -34,9 +33,10 @@ fn weight8(x: f32) -> i8 {
     (x * WEIGHT_SCALE).round() as i8
 }
 
-/// The integer parameters of the model, factor rows folded in.
+/// The integer parameters of the model, factor rows folded in (a network of the model's
+/// feature set).
 pub fn quantise(m: &Model) -> NetworkParameters {
-    let mut p = NetworkParameters::zeroed();
+    let mut p = NetworkParameters::zeroed_for(m.features);
     for (k, b) in p.ft_biases.iter_mut().enumerate() {
         *b = (m.dense[FT_BIAS + k] * FT_SCALE).round() as i16;
     }
@@ -44,7 +44,7 @@ pub fn quantise(m: &Model) -> NetworkParameters {
     let factors: Vec<[i32; HALF_DIMENSIONS]> = m.factor.iter().map(|r| r.0.map(round)).collect();
     for (i, (q, row)) in p.ft_weights.iter_mut().zip(&m.ft).enumerate() {
         let mut w = row.0.map(round);
-        for r in model::factor_rows(i) {
+        for r in model::factor_rows(m.features, i) {
             for (w, &f) in w.iter_mut().zip(&factors[r]) {
                 *w += f;
             }
@@ -79,7 +79,7 @@ pub fn raw_output(p: &NetworkParameters, features: &SampleFeatures) -> i32 {
     let mut input = [0u8; TRANSFORMED_DIMENSIONS];
     for side in 0..2 {
         let mut acc = p.ft_biases;
-        for &f in &features[side * MAX_ACTIVE..(side + 1) * MAX_ACTIVE] {
+        for &f in features[side * SAMPLE_SIDE..(side + 1) * SAMPLE_SIDE].iter().filter(|&&f| f != NO_FEATURE) {
             for (a, &w) in acc.iter_mut().zip(&p.ft_weights[f as usize]) {
                 *a = a.wrapping_add(w);
             }

@@ -10,11 +10,13 @@
 
 use super::checkpoint::State;
 use super::data::Dataset;
+use super::data::SAMPLE_SIDE;
 use super::model::{self, Activations, Gradients, Loss, Model, Row, SparseRows};
 use super::optim::{Adam, Step};
 use crate::learn::rng::Rng;
 use crate::nnue::Backend;
-use crate::nnue::features::{FE_END, INPUT_DIMENSIONS, MAX_ACTIVE};
+use crate::nnue::FeatureSet;
+use crate::nnue::features::FE_END;
 
 /// Hyper-parameters of a training run.
 #[derive(Clone, Copy, Debug)]
@@ -134,6 +136,7 @@ simd_fn! {
         v: &mut [Row],
         grads: &[Gradients],
         factor: &mut SparseRows,
+        set: FeatureSet,
     ) {
         let mut g = Row::ZERO;
         for &r in rows {
@@ -148,7 +151,7 @@ simd_fn! {
             }
             let i = r - base;
             step.update(&mut ft[i].0, &mut m[i].0, &mut v[i].0, &g.0);
-            for fr in model::factor_rows(r) {
+            for fr in model::factor_rows(set, r) {
                 for (f, &g) in factor.row_mut(fr).0.iter_mut().zip(&g.0) {
                     *f += g;
                 }
@@ -197,20 +200,28 @@ pub struct Trainer {
 }
 
 impl Trainer {
-    /// A new model (seeded) to be trained on `threads` threads.
+    /// A new HalfKP model (seeded) to be trained on `threads` threads.
     pub fn new(seed: u64, threads: usize) -> Trainer {
-        Trainer::from_state(State { model: Model::new(seed), adam: Adam::new(), epochs_done: 0, best: None }, threads)
+        Trainer::new_for(FeatureSet::HalfKp, seed, threads)
+    }
+
+    /// A new model of the feature set `features` (one of `model::TRAINED_SETS`).
+    pub fn new_for(features: FeatureSet, seed: u64, threads: usize) -> Trainer {
+        let model = Model::new_for(features, seed);
+        let adam = Adam::new(model.ft.len());
+        Trainer::from_state(State { model, adam, epochs_done: 0, best: None }, threads)
     }
 
     /// Continues from a state (a checkpoint's).
     pub fn from_state(state: State, threads: usize) -> Trainer {
         let threads = threads.max(1);
+        let rows = state.model.ft.len();
         Trainer {
             state,
-            grads: (0..threads).map(|_| Gradients::new()).collect(),
+            grads: (0..threads).map(|_| Gradients::new(rows)).collect(),
             factor_grads: (0..threads).map(|_| SparseRows::new(model::FACTOR_ROWS)).collect(),
             union: Vec::new(),
-            marked: vec![false; INPUT_DIMENSIONS],
+            marked: vec![false; rows],
             order: Vec::new(),
             sorted: Vec::new(),
         }
@@ -272,7 +283,7 @@ impl Trainer {
         self.order.clear();
         self.order.extend(batch.iter().map(|&i| {
             let f = data.features(i as usize);
-            let kings = f[0] as u64 / FE_END as u64 * 81 + f[MAX_ACTIVE] as u64 / FE_END as u64;
+            let kings = f[0] as u64 / FE_END as u64 * 81 + f[SAMPLE_SIDE] as u64 / FE_END as u64;
             kings << 32 | i as u64
         }));
         self.order.sort_unstable();
@@ -294,6 +305,7 @@ impl Trainer {
     fn update(&mut self, lr: f32, halfkp_lr_scale: f32) {
         let Trainer { state, grads, factor_grads, union, marked, .. } = self;
         let step = state.adam.next_step(lr);
+        let set = state.model.features;
         let halfkp_step = Step::new(lr * halfkp_lr_scale, state.adam.step);
 
         union.clear();
@@ -323,7 +335,7 @@ impl Trainer {
             let first = base;
             base = end;
             factor.clear();
-            tasks.push(move || update_rows(halfkp_step, rows, first, ft_part, m_part, v_part, grads_ref, factor));
+            tasks.push(move || update_rows(halfkp_step, rows, first, ft_part, m_part, v_part, grads_ref, factor, set));
         }
         let used = tasks.len();
         run_all(tasks);
