@@ -1,8 +1,10 @@
-//! The float model of halfkp_256x2-32-32 with its factoriser, the forward pass, and the
-//! backward pass of one sample into a thread's gradients.
+//! The float model of halfkp_256x2-32-32 (or halfkp_vm or kp_256x2-32-32, `TRAINED_SETS`)
+//! with its factoriser, the forward pass, and the backward pass of one sample into a thread's
+//! gradients.
 //!
-//! Parameters: the HalfKP transformer rows `ft` (125,388 x 256), the factor rows `factor`
-//! (1,548 x 256, one per BonaPiece, added to every HalfKP row of that BonaPiece), and the
+//! Parameters: the transformer rows `ft` (HalfKP: 125,388 x 256), the factor rows `factor`
+//! (`factor_rows`: per BonaPiece and per piece relative to the king, added to every HalfKP row
+//! they share), and the
 //! small dense parameters in one flat vector (`dense`, layout below) so that the optimiser,
 //! the merging of gradients and the checkpoint treat them as one block. Dense weights are kept
 //! row per output (`[output][input]`, the file's order): the forward pass is then 32 dot
