@@ -65,34 +65,22 @@ pub struct TrainArgs {
     /// linear evaluation of each position (the engine then evaluates with both).
     #[arg(long)]
     on_linear: bool,
-    /// The network's input features; the shape is `FEATURES_256x2-32-32`, which YaneuraOu's
-    /// NNUE editions of that shape read.
-    #[arg(long, value_enum, default_value_t = TrainedFeatures::Halfkp)]
-    features: TrainedFeatures,
+    /// The network's input features, `halfkp`, `halfkp_vm` or `kp`: the shape is
+    /// `FEATURES_256x2-32-32`, which YaneuraOu's NNUE editions of that shape read.
+    #[arg(long, default_value = "halfkp", value_parser = trained_features)]
+    features: FeatureSet,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
 }
 
-/// The feature sets `train` trains.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum TrainedFeatures {
-    /// HalfKP(Friend): halfkp_256x2-32-32, the standard network.
-    Halfkp,
-    /// HalfKP_vm(Friend): the king mirrored onto files 1-5 (halfkp_vm_256x2-32-32).
-    HalfkpVm,
-    /// K+P: pieces and the two kings' squares, no king factor (kp_256x2-32-32).
-    Kp,
-}
-
-impl TrainedFeatures {
-    fn set(self) -> FeatureSet {
-        match self {
-            TrainedFeatures::Halfkp => FeatureSet::HalfKp,
-            TrainedFeatures::HalfkpVm => FeatureSet::HalfKpVm,
-            TrainedFeatures::Kp => FeatureSet::Kp,
-        }
-    }
+/// A feature set the trainer trains, by its short name (as in `halfkp_256x2-32-32`).
+fn trained_features(s: &str) -> Result<FeatureSet, String> {
+    let names = || nnue::model::TRAINED_SETS.iter().map(|f| f.short_name()).collect::<Vec<_>>().join(", ");
+    nnue::model::TRAINED_SETS
+        .into_iter()
+        .find(|f| f.short_name() == s)
+        .ok_or_else(|| format!("not a trained feature set (one of {})", names()))
 }
 
 fn number(s: &str) -> Result<f64, String> {
@@ -129,17 +117,17 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     let mut trainer = match &args.resume {
         Some(path) => {
             let state = nnue::checkpoint::load(Path::new(path)).map_err(|e| CliError::Data(e.to_string()))?;
-            if state.model.features != args.features.set() {
+            if state.model.features != args.features {
                 return Err(CliError::Data(format!(
                     "{path} trains {} features, this run {} (--features)",
                     state.model.features.file_name(),
-                    args.features.set().file_name()
+                    args.features.file_name()
                 )));
             }
             eprintln!("resuming from {path} after epoch {}", state.epochs_done);
             Trainer::from_state(state, args.threads)
         }
-        None => Trainer::new_for(args.features.set(), args.seed, args.threads),
+        None => Trainer::new_for(args.features, args.seed, args.threads),
     };
     if trainer.state.epochs_done >= opts.epochs {
         eprintln!("{} epochs already done; nothing to train (raise --epochs)", trainer.state.epochs_done);
@@ -150,15 +138,9 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     }
     let decoding = Instant::now();
     let base = if args.on_linear { nnue::data::Base::Linear } else { nnue::data::Base::None };
-    let (train, valid, reports) = nnue::data::load_games_limited(
-        &args.data,
-        args.validation,
-        args.threads,
-        base,
-        args.max_games.map(|n| n as usize),
-        args.features.set(),
-    )
-    .map_err(|e| CliError::Data(e.to_string()))?;
+    let selection = nnue::data::Selection { max_games: args.max_games.map(|n| n as usize), features: args.features };
+    let (train, valid, reports) = nnue::data::load_with(&args.data, args.validation, args.threads, base, selection)
+        .map_err(|e| CliError::Data(e.to_string()))?;
     for r in &reports {
         eprintln!(
             "{}: {} records, {} for training, {} for validation, {} undecodable, {} not evaluable",

@@ -172,7 +172,8 @@ fn a_games_file_keeps_whole_games_and_gives_the_same_records() {
         v
     };
     let (limited, _, _) =
-        data::load_games_limited(&[&games], 0.0, 1, Base::None, Some(3), hayate::nnue::FeatureSet::HalfKp).unwrap();
+        data::load_with(&[&games], 0.0, 1, Base::None, data::Selection { max_games: Some(3), ..Default::default() })
+            .unwrap();
     let (reference, _, _) = data::load(&[&three], 0.0, 1, Base::None).unwrap();
     let (all, _, _) = data::load(&[&games], 0.0, 1, Base::None).unwrap();
     assert!(limited.len() > 20 && limited.len() < all.len(), "{} of {}", limited.len(), all.len());

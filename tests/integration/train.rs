@@ -205,7 +205,9 @@ fn other_feature_sets_train_and_export_their_own_shape() {
     let _cpu = crate::common::shared();
     let positions = positions();
     for (set, name) in [(FeatureSet::HalfKpVm, "halfkp_vm_256x2-32-32"), (FeatureSet::Kp, "kp_256x2-32-32")] {
-        let (train, valid, _) = data::load_games_limited(&[DATA], 0.1, 2, data::Base::None, None, set).unwrap();
+        let (train, valid, _) =
+            data::load_with(&[DATA], 0.1, 2, data::Base::None, data::Selection { max_games: None, features: set })
+                .unwrap();
         assert_eq!(train.len(), datasets().0.len());
         let opts = TrainOptions { epochs: 2, ..options() };
         let mut trainer = Trainer::new_for(set, opts.seed, opts.threads);

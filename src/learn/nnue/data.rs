@@ -149,7 +149,7 @@ pub fn sample_features(pos: &Position) -> Option<SampleFeatures> {
 
 /// The features of `set` (HalfKP, HalfKP_vm or K+P) of a position, side to move first.
 pub fn sample_features_of(set: FeatureSet, pos: &Position) -> Option<SampleFeatures> {
-    let per_side = MAX_ACTIVE + if set == FeatureSet::Kp { 2 } else { 0 };
+    let per_side = MAX_ACTIVE + if set.has_king_features() { 2 } else { 0 };
     let mut out = [NO_FEATURE; SAMPLE_FEATURES];
     for (side, perspective) in [pos.side_to_move(), !pos.side_to_move()].into_iter().enumerate() {
         let f = active_features_of(set, pos, perspective).filter(|f| f.len() == per_side)?;
@@ -253,20 +253,34 @@ pub fn load<P: AsRef<Path>>(
     threads: usize,
     base: Base,
 ) -> Result<(Dataset, Dataset, Vec<FileReport>), DataError> {
-    load_games_limited(paths, validation, threads, base, None, FeatureSet::HalfKp)
+    load_with(paths, validation, threads, base, Selection::default())
 }
 
-/// `load`, reading only the games numbered below `max_games` of each games file (the data of
-/// the same run stopped after that many games, for comparisons at equal cost), into the
-/// features of `set`.
-pub fn load_games_limited<P: AsRef<Path>>(
+/// What `load_with` reads of the files, and into which features.
+#[derive(Clone, Copy, Debug)]
+pub struct Selection {
+    /// Only the games numbered below this of each games file (the data of the same run stopped
+    /// after that many games, for comparisons at equal cost); `None`: all.
+    pub max_games: Option<usize>,
+    /// The feature set of the samples (HalfKP, HalfKP_vm or K+P).
+    pub features: FeatureSet,
+}
+
+impl Default for Selection {
+    fn default() -> Self {
+        Selection { max_games: None, features: FeatureSet::HalfKp }
+    }
+}
+
+/// `load` with a `Selection` of the games and the feature set.
+pub fn load_with<P: AsRef<Path>>(
     paths: &[P],
     validation: f64,
     threads: usize,
     base: Base,
-    max_games: Option<usize>,
-    set: FeatureSet,
+    selection: Selection,
 ) -> Result<(Dataset, Dataset, Vec<FileReport>), DataError> {
+    let Selection { max_games, features: set } = selection;
     let (mut train, mut valid, mut reports) = (Dataset::default(), Dataset::default(), Vec::new());
     for path in paths {
         let path = path.as_ref();
