@@ -46,34 +46,56 @@ def elo_and_error(w, l, d):
     return elo, err
 
 
+def seeded_shuffle(items, seed):
+    """`items` in the order cshogi plays them: `random.seed(seed)`, then `random.shuffle`."""
+    items = list(items)
+    random.seed(seed)
+    random.shuffle(items)
+    return items
+
+
 def part_of_openings(args):
-    """The openings file and game count for `--part I/N`.
+    """The openings file and game count for `--part I/N` and `--skip K`.
 
     cshogi shuffles the opening lines with `random.seed(seed)` and plays line n // 2 in game n,
     so a run of G games uses the first G / 2 lines of that shuffle, each with both colours.
     Part I of N writes the I-th contiguous share of those lines to a file of its own, so the N
-    parts together play exactly the games of one whole run."""
+    parts together play exactly the games of one whole run. cshogi shuffles that file again
+    with the same seed; `--skip K` drops the first K games of that order and writes the rest so
+    that cshogi's shuffle puts them back in it: a stopped run goes on where it stopped."""
     try:
         i, n = (int(x) for x in args.part.split("/"))
     except ValueError:
         sys.exit(f"error: --part wants I/N, got {args.part!r}")
     if not 1 <= i <= n:
         sys.exit(f"error: --part {args.part}: I must be between 1 and N")
-    if n == 1:
+    if args.skip < 0 or args.skip % 2:
+        sys.exit(f"error: --skip {args.skip}: games come in pairs, give an even number >= 0")
+    if n == 1 and args.skip == 0:
         return args.openings, args.games
     with open(args.openings) as f:
         lines = [line.rstrip("\n") for line in f]
-    random.seed(args.seed)
-    random.shuffle(lines)
-    used = lines[: (args.games + 1) // 2]
+    shuffled = seeded_shuffle(lines, args.seed)
+    used = shuffled[: (args.games + 1) // 2]
     if len(used) < (args.games + 1) // 2:
         print(f"warning: {args.openings} has {len(lines)} lines: the {n} parts play {2 * len(used)} games, "
               f"not {args.games} (use more lines, e.g. from usi-scripts/openings_from_records.py)", file=sys.stderr)
     share = used[(i - 1) * len(used) // n : i * len(used) // n]
+    # The order this part plays its lines in: the whole run's for one part, else the share's
+    # own shuffle (what cshogi does with the share's file).
+    played = share if n == 1 else seeded_shuffle(share, args.seed)
+    remaining = played[args.skip // 2 :]
+    if not remaining:
+        sys.exit(f"error: --skip {args.skip}: this part has only {2 * len(played)} games")
+    # Write line j of the wanted order where cshogi's shuffle will take it from.
+    order = seeded_shuffle(range(len(remaining)), args.seed)
+    file_lines = [""] * len(remaining)
+    for j, source in enumerate(order):
+        file_lines[source] = remaining[j]
     path = os.path.join(tempfile.mkdtemp(prefix="hayate-part-"), "openings.txt")
     with open(path, "w") as f:
-        f.write("".join(line + "\n" for line in share))
-    return path, 2 * len(share)
+        f.write("".join(line + "\n" for line in file_lines))
+    return path, 2 * len(remaining)
 
 
 def main():
@@ -99,6 +121,12 @@ def main():
         default="1/1",
         help="I/N: play only the I-th of N equal shares of the openings that --games would use "
         "(run the N parts side by side on N cores, then add up their W/L/D)",
+    )
+    ap.add_argument(
+        "--skip",
+        type=int,
+        default=0,
+        help="K: leave out the first K games of this part (those a stopped run has played; even)",
     )
     args = ap.parse_args()
     if args.time is not None:
@@ -173,7 +201,8 @@ def main():
     w, l, d = result.get("engine1_won", 0), result.get("engine2_won", 0), result.get("draw", 0)
     elo, err = elo_and_error(w, l, d)
     if openings != args.openings:
-        print(f"part {args.part} of a {args.games}-game run (openings: {openings})")
+        skipped = f", after its first {args.skip} games" if args.skip else ""
+        print(f"part {args.part} of a {args.games}-game run{skipped} (openings: {openings})")
     clock = f"{args.time} ms + {args.inc} ms a move" if args.time is not None else f"byoyomi {args.byoyomi} ms"
     print(f"hayate vs {os.path.basename(args.opponent)}: {clock}, {w + l + d} games")
     hash_of = lambda o: o.get("USI_Hash", o.get("Hash"))  # Fairy-Stockfish names it Hash
