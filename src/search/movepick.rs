@@ -1,7 +1,7 @@
 //! Move ordering: a staged picker (TT move, good captures, killers, counter move, quiets by
 //! history, bad captures) and the history tables it reads.
 
-use super::params::{HISTORY_MAX, cont_by_colour, cont_relative};
+use super::params::{HISTORY_MAX, LOW_PLY, cont_by_colour, cont_relative, low_ply_history, quiet_check_bonus};
 use super::see::see_ge;
 use crate::eval::{PIECE_VALUE, capture_value};
 use crate::shogi::movegen::{self, MoveList};
@@ -62,11 +62,14 @@ pub struct History {
     /// Continuation history: [colour to move][kind-to of an earlier move][kind-to of this
     /// move] (the colour only with `cont_by_colour`; else both colours share the first half).
     continuation: Vec<i16>,
+    /// Low-ply history: [ply below LOW_PLY][from or drop][to], cleared for every search.
+    low_ply: Vec<i16>,
 }
 
 impl Default for History {
     fn default() -> Self {
         History {
+            low_ply: vec![0; LOW_PLY * 88 * 81],
             butterfly: vec![0; 2 * 88 * 81],
             counter: vec![None; 32 * 81],
             capture: vec![0; 32 * 81 * 16],
@@ -88,6 +91,33 @@ impl History {
         self.counter.fill(None);
         self.capture.fill(0);
         self.continuation.fill(0);
+        self.low_ply.fill(0);
+    }
+
+    /// Forgets the low-ply history (it belongs to one search: the root changes every move).
+    pub fn clear_low_ply(&mut self) {
+        self.low_ply.fill(0);
+    }
+
+    #[inline]
+    fn low_ply_index(ply: usize, m: Move) -> usize {
+        (ply * 88 + from_index(m)) * 81 + m.to().index()
+    }
+
+    /// The low-ply history's ordering term for quiet move `m` at `ply` (0 from LOW_PLY on).
+    #[inline]
+    pub fn low_ply_score(&self, ply: usize, m: Move) -> i32 {
+        if ply >= LOW_PLY || low_ply_history() == 0 {
+            return 0;
+        }
+        self.low_ply[Self::low_ply_index(ply, m)] as i32 * low_ply_history() / 100 / (1 + ply as i32)
+    }
+
+    /// Rewards (or punishes) quiet move `m` at `ply` in the low-ply history.
+    pub fn update_low_ply(&mut self, ply: usize, m: Move, bonus: i32) {
+        if ply < LOW_PLY && low_ply_history() != 0 {
+            gravity(&mut self.low_ply[Self::low_ply_index(ply, m)], bonus);
+        }
     }
 
     /// Quiet-move score: butterfly history plus the continuation histories of the earlier
@@ -223,6 +253,10 @@ pub struct MovePicker {
     /// Quiet moves scoring above this are sorted before the rest (which keep their
     /// generation order).
     quiet_sort_limit: i32,
+    /// The node's check info, where quiet checks are ordered first (`quiet_check_bonus`).
+    check_info: Option<CheckInfo>,
+    /// The node's distance from the root (for the low-ply history).
+    ply: usize,
 }
 
 impl MovePicker {
@@ -246,6 +280,32 @@ impl MovePicker {
             last_quiet_score: None,
             quiet_checks_only: None,
             quiet_sort_limit: 0,
+            check_info: None,
+            ply: LOW_PLY,
+        }
+    }
+
+    /// Orders quiet moves also by the low-ply history of `ply` (`low_ply_history`).
+    pub fn with_ply(mut self, ply: usize) -> MovePicker {
+        self.ply = ply;
+        self
+    }
+
+    /// Orders quiet checks that do not lose material before the other quiet moves, by
+    /// `quiet_check_bonus` (the node's check info tells which quiet moves check).
+    pub fn with_check_bonus(mut self, ci: &CheckInfo) -> MovePicker {
+        if quiet_check_bonus() != 0 {
+            self.check_info = Some(ci.clone());
+        }
+        self
+    }
+
+    /// The ordering bonus of the quiet move `m`: a check that loses little by SEE.
+    #[inline]
+    fn check_bonus(&self, pos: &Position, m: Move) -> i32 {
+        match &self.check_info {
+            Some(ci) if pos.gives_check_with(ci, m) && see_ge(pos, m, -75) => quiet_check_bonus(),
+            _ => 0,
         }
     }
 
@@ -291,7 +351,9 @@ impl MovePicker {
     fn score_quiets(&mut self, pos: &Position, hist: &History) {
         self.scores.clear();
         for &m in self.moves.iter() {
-            self.scores.push(hist.quiet_score(pos, m, &self.conts));
+            self.scores.push(
+                hist.quiet_score(pos, m, &self.conts) + self.check_bonus(pos, m) + hist.low_ply_score(self.ply, m),
+            );
         }
     }
 
@@ -431,7 +493,9 @@ impl MovePicker {
                         {
                             continue;
                         }
-                        self.last_quiet_score = Some(self.scores[self.cur - 1]);
+                        let bonus = if self.check_info.is_some() { self.check_bonus(pos, m) } else { 0 };
+                        let low_ply = hist.low_ply_score(self.ply, m);
+                        self.last_quiet_score = Some(self.scores[self.cur - 1] - bonus - low_ply);
                         return Some(m);
                     }
                     self.stage = Stage::BadCaptures;

@@ -197,6 +197,14 @@ tunables! {
     asp_fail_high_reduce = 0;
     /// Aspiration windows start this much wider per thread id (modulo 8).
     asp_thread_spread = 0;
+    /// Quiet moves that give check without losing more than 75 by SEE are ordered as if their
+    /// history were this much higher (0: no bonus; YaneuraOu 16384); late move reductions
+    /// still read the history alone.
+    quiet_check_bonus = 0;
+    /// Low-ply history: quiet moves within `LOW_PLY` plies of the root are ordered also by a
+    /// table of this search alone, weighted `low_ply_history / 100 / (1 + ply)` (0: off;
+    /// Stockfish and YaneuraOu 800).
+    low_ply_history = 0;
 }
 
 /// Sets the tunables named in `spec` (`name=value,...`, as `HAYATE_TUNE` holds it). Returns
@@ -222,6 +230,9 @@ pub fn set_tunables(spec: &str) -> Result<Vec<String>, String> {
 
 /// Late move reductions are computed in 1/LMR_GRAIN plies.
 pub const LMR_GRAIN: i32 = 1024;
+
+/// Plies from the root that the low-ply history (`low_ply_history`) covers.
+pub const LOW_PLY: usize = 5;
 
 /// History values stay within +-HISTORY_MAX (gravity).
 pub const HISTORY_MAX: i32 = 16384;

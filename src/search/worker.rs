@@ -89,6 +89,7 @@ impl<'a> Worker<'a> {
         reductions: Arc<[[i32; 64]; 64]>,
     ) -> Worker<'a> {
         let mut data = data;
+        data.history.clear_low_ply();
         let network = match &shared.config.evaluator {
             Evaluator::Nnue { network, fv_scale } => {
                 let acc = data.nnue.get_or_insert_with(|| Box::new(AccumulatorStack::new()));

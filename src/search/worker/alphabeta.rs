@@ -239,13 +239,15 @@ impl Worker<'_> {
         let tt_capture = lmr_tt_capture() != 0 && tt_move.is_some_and(|m| is_capture(&self.pos, m));
         // With `quiet_sort_per_depth`, deeper nodes sort more of their quiet moves (there a
         // move's subtree costs far more than sorting); a constant 0 in a normal build.
+        let check_info = self.pos.check_info();
         let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter], conts)
-            .with_quiet_sort_limit(-quiet_sort_per_depth() * depth);
+            .with_quiet_sort_limit(-quiet_sort_per_depth() * depth)
+            .with_check_bonus(&check_info)
+            .with_ply(ply);
 
         let mut best_value = -VALUE_INF;
         let mut best_move: Option<Move> = None;
         let mut move_count = 0;
-        let check_info = self.pos.check_info();
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
         let orig_alpha = alpha;
@@ -551,9 +553,11 @@ impl Worker<'_> {
                     fr.killers[0] = Some(bm);
                 }
                 hist.update_quiet_all(&self.pos, bm, &conts, bonus);
+                hist.update_low_ply(ply, bm, bonus);
                 hist.set_counter_move(prev_piece_to, bm);
                 for &q in &quiets_tried {
                     hist.update_quiet_all(&self.pos, q, &conts, -bonus);
+                    hist.update_low_ply(ply, q, -bonus);
                 }
             } else if is_capture(&self.pos, bm) {
                 hist.update_capture(&self.pos, bm, bonus);
