@@ -69,11 +69,11 @@ pub struct History {
 impl Default for History {
     fn default() -> Self {
         History {
-            low_ply: vec![0; LOW_PLY * 88 * 81],
             butterfly: vec![0; 2 * 88 * 81],
             counter: vec![None; 32 * 81],
             capture: vec![0; 32 * 81 * 16],
             continuation: vec![0; 2 * KIND_TO * KIND_TO],
+            low_ply: vec![0; LOW_PLY * 88 * 81],
         }
     }
 }
@@ -96,7 +96,9 @@ impl History {
 
     /// Forgets the low-ply history (it belongs to one search: the root changes every move).
     pub fn clear_low_ply(&mut self) {
-        self.low_ply.fill(0);
+        if low_ply_history() != 0 {
+            self.low_ply.fill(0);
+        }
     }
 
     #[inline]
@@ -303,6 +305,9 @@ impl MovePicker {
     /// The ordering bonus of the quiet move `m`: a check that loses little by SEE.
     #[inline]
     fn check_bonus(&self, pos: &Position, m: Move) -> i32 {
+        if quiet_check_bonus() == 0 {
+            return 0; // a constant in a normal build: no test per move
+        }
         match &self.check_info {
             Some(ci) if pos.gives_check_with(ci, m) && see_ge(pos, m, -75) => quiet_check_bonus(),
             _ => 0,
@@ -493,9 +498,9 @@ impl MovePicker {
                         {
                             continue;
                         }
-                        let bonus = if self.check_info.is_some() { self.check_bonus(pos, m) } else { 0 };
-                        let low_ply = hist.low_ply_score(self.ply, m);
-                        self.last_quiet_score = Some(self.scores[self.cur - 1] - bonus - low_ply);
+                        // The reductions read the history alone, without the ordering's extras.
+                        let extras = self.check_bonus(pos, m) + hist.low_ply_score(self.ply, m);
+                        self.last_quiet_score = Some(self.scores[self.cur - 1] - extras);
                         return Some(m);
                     }
                     self.stage = Stage::BadCaptures;
