@@ -6,7 +6,7 @@
 //! was filed. A linear evaluation misjudges whole families of positions (a castle shape, a
 //! pawn structure, a hand) the same way; the search corrects it within the game.
 
-use super::params::{CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_BONUS};
+use super::params::{CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_BONUS, correction_pct};
 use crate::eval::Value;
 use crate::shogi::{Color, PieceType, Position};
 
@@ -72,7 +72,7 @@ impl Correction {
     pub fn corrected(&self, pos: &Position, prev: Option<usize>, raw: Value) -> Value {
         let s = structures(pos, prev);
         let total: i32 = (0..KINDS).map(|k| self.tables[Self::slot(pos, k, s[k])] as i32).sum();
-        (raw + total / CORRECTION_GRAIN).clamp(-20_000, 20_000)
+        (raw + total * correction_pct() / (100 * CORRECTION_GRAIN)).clamp(-20_000, 20_000)
     }
 
     /// Files the result of a node's search (`searched`, against its corrected static

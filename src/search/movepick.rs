@@ -1,7 +1,10 @@
 //! Move ordering: a staged picker (TT move, good captures, killers, counter move, quiets by
 //! history, bad captures) and the history tables it reads.
 
-use super::params::{HISTORY_MAX, LOW_PLY, cont_by_colour, cont_relative, low_ply_history, quiet_check_bonus};
+use super::params::{
+    HISTORY_MAX, LOW_PLY, PAWN_HISTORY_SIZE, capture_hist_div, cont_by_colour, cont_relative, evasion_cont,
+    good_capture_see_div, low_ply_history, pawn_history, quiet_check_bonus, quiet_main_weight,
+};
 use super::see::see_ge;
 use crate::eval::{PIECE_VALUE, capture_value};
 use crate::shogi::movegen::{self, MoveList};
@@ -45,10 +48,10 @@ pub fn kind_to_index(pos: &Position, m: Move) -> usize {
 const KIND_TO: usize = 15 * 81;
 
 /// How many earlier moves' continuation histories score a quiet move.
-pub const CONT_PLIES: usize = 3;
+pub const CONT_PLIES: usize = 5;
 
 /// Kind-to indices of the earlier moves whose continuation histories score a quiet move: one,
-/// two and four plies back (None where there is no such move, or it is not used).
+/// two, four, three and six plies back (None where there is no such move, or it is not used).
 pub type Conts = [Option<usize>; CONT_PLIES];
 
 /// History tables of one search thread; they persist between searches of a game.
@@ -64,6 +67,19 @@ pub struct History {
     continuation: Vec<i16>,
     /// Low-ply history: [ply below LOW_PLY][from or drop][to], cleared for every search.
     low_ply: Vec<i16>,
+    /// Pawn-structure history: [pawn structure][piece-to] (zeroed pages: untouched while
+    /// `pawn_history` is off).
+    pawn: Vec<i16>,
+}
+
+/// The pawn-structure history's index of `pos` (both sides' pawns, hashed).
+#[inline]
+pub fn pawn_index(pos: &Position) -> usize {
+    let b = pos.pieces(Color::Black, crate::shogi::PieceType::Pawn).to_u128();
+    let w = pos.pieces(Color::White, crate::shogi::PieceType::Pawn).to_u128();
+    let h = ((b as u64) ^ ((b >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+        ^ ((w as u64) ^ ((w >> 64) as u64).wrapping_mul(0x94d0_49bb_1331_11eb)).wrapping_mul(0x2545_f491_4f6c_dd1d);
+    (h >> 40) as usize % PAWN_HISTORY_SIZE
 }
 
 impl Default for History {
@@ -74,6 +90,7 @@ impl Default for History {
             capture: vec![0; 32 * 81 * 16],
             continuation: vec![0; 2 * KIND_TO * KIND_TO],
             low_ply: vec![0; LOW_PLY * 88 * 81],
+            pawn: vec![0; PAWN_HISTORY_SIZE * 32 * 81],
         }
     }
 }
@@ -92,6 +109,19 @@ impl History {
         self.capture.fill(0);
         self.continuation.fill(0);
         self.low_ply.fill(0);
+        if pawn_history() != 0 {
+            self.pawn.fill(0);
+        }
+    }
+
+    /// The pawn-structure history's term for quiet move `m` (`pawn`: the node's
+    /// `pawn_index`; None while `pawn_history` is off).
+    #[inline]
+    pub fn pawn_score(&self, pawn: Option<usize>, pos: &Position, m: Move) -> i32 {
+        match pawn {
+            Some(p) if pawn_history() != 0 => self.pawn[p * 32 * 81 + piece_to_index(pos, m)] as i32 * pawn_history(),
+            _ => 0,
+        }
     }
 
     /// Forgets the low-ply history (it belongs to one search: the root changes every move).
@@ -128,7 +158,7 @@ impl History {
     pub fn quiet_score(&self, pos: &Position, m: Move, conts: &Conts) -> i32 {
         let us = pos.side_to_move();
         let kt = kind_to_index(pos, m);
-        let mut s = self.quiet(us, m);
+        let mut s = self.quiet(us, m) * quiet_main_weight();
         for (slot, c) in conts.iter().enumerate() {
             if let Some(c) = c {
                 s += self.continuation[Self::cont_index(us, slot, *c, kt)] as i32;
@@ -154,6 +184,10 @@ impl History {
     /// Rewards (or, with a negative bonus, punishes) a quiet move in every quiet table.
     pub fn update_quiet_all(&mut self, pos: &Position, m: Move, conts: &Conts, bonus: i32) {
         self.update_quiet_played(pos.side_to_move(), m, kind_to_index(pos, m), conts, bonus);
+        if pawn_history() != 0 {
+            let i = pawn_index(pos) * 32 * 81 + piece_to_index(pos, m);
+            gravity(&mut self.pawn[i], bonus);
+        }
     }
 
     /// `update_quiet_all` for a move `us` already played (its kind-to index `kt`, as noted
@@ -255,10 +289,14 @@ pub struct MovePicker {
     /// Quiet moves scoring above this are sorted before the rest (which keep their
     /// generation order).
     quiet_sort_limit: i32,
+    /// Quiet moves are picked best first, one at a time (a sort limit below zero).
+    select_quiets: bool,
     /// The node's check info, where quiet checks are ordered first (`quiet_check_bonus`).
     check_info: Option<CheckInfo>,
     /// The node's distance from the root (for the low-ply history).
     ply: usize,
+    /// The node's pawn-structure index (`pawn_history`), None while that is off.
+    pawn: Option<usize>,
 }
 
 impl MovePicker {
@@ -282,8 +320,10 @@ impl MovePicker {
             last_quiet_score: None,
             quiet_checks_only: None,
             quiet_sort_limit: 0,
+            select_quiets: false,
             check_info: None,
             ply: LOW_PLY,
+            pawn: if pawn_history() != 0 { Some(pawn_index(pos)) } else { None },
         }
     }
 
@@ -349,7 +389,7 @@ impl MovePicker {
             } else {
                 0
             };
-            self.scores.push((gain + promo) * 8 + hist.capture(pos, m) / 16);
+            self.scores.push((gain + promo) * 8 + hist.capture(pos, m) / capture_hist_div());
         }
     }
 
@@ -357,7 +397,10 @@ impl MovePicker {
         self.scores.clear();
         for &m in self.moves.iter() {
             self.scores.push(
-                hist.quiet_score(pos, m, &self.conts) + self.check_bonus(pos, m) + hist.low_ply_score(self.ply, m),
+                hist.quiet_score(pos, m, &self.conts)
+                    + hist.pawn_score(self.pawn, pos, m)
+                    + self.check_bonus(pos, m)
+                    + hist.low_ply_score(self.ply, m),
             );
         }
     }
@@ -369,6 +412,10 @@ impl MovePicker {
             self.scores.push(if is_capture(pos, m) {
                 1_000_000 + capture_value(pos.piece_on(m.to()).kind()) * 8
                     - PIECE_VALUE[pos.piece_on(m.from()).kind().index()] / 8
+            } else if evasion_cont() != 0
+                && let Some(c) = self.conts[0]
+            {
+                hist.quiet(us, m) + hist.continuation[History::cont_index(us, 0, c, kind_to_index(pos, m))] as i32
             } else {
                 hist.quiet(us, m)
             });
@@ -420,6 +467,11 @@ impl MovePicker {
         Some(m)
     }
 
+    /// The node's pawn-structure index (None while `pawn_history` is off).
+    pub fn pawn_index(&self) -> Option<usize> {
+        self.pawn
+    }
+
     /// The history score (`History::quiet_score`) of the move `next` returned last, when it
     /// scored it (a quiet move from the quiet list).
     pub fn last_quiet_score(&self) -> Option<i32> {
@@ -449,7 +501,13 @@ impl MovePicker {
                         if Some(m) == self.tt_move {
                             continue;
                         }
-                        if self.captures_only || see_ge(pos, m, 0) {
+                        // The score of the move just picked (pick_best left it at cur - 1).
+                        let threshold = if good_capture_see_div() > 0 {
+                            -self.scores[self.cur - 1] / good_capture_see_div()
+                        } else {
+                            0
+                        };
+                        if self.captures_only || see_ge(pos, m, threshold) {
                             return Some(m);
                         }
                         self.bad.push(m);
@@ -484,12 +542,29 @@ impl MovePicker {
                         movegen::generate::<{ movegen::QUIETS }>(pos, &mut self.moves);
                     }
                     self.score_quiets(pos, hist);
-                    self.partial_sort(self.quiet_sort_limit);
                     self.cur = 0;
+                    // Below zero (`quiet_sort_per_depth`), most quiet moves would be sorted:
+                    // they are picked best first one at a time instead, since most nodes use
+                    // only a few of them.
+                    self.select_quiets = self.quiet_sort_limit < 0;
+                    if !self.select_quiets {
+                        self.partial_sort(self.quiet_sort_limit);
+                    }
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
                     while self.cur < self.moves.len() {
+                        if self.select_quiets && self.quiet_checks_only.is_none() {
+                            // Best first while any is above the limit; the rest as they come.
+                            let best = (self.cur..self.moves.len())
+                                .fold(self.cur, |b, i| if self.scores[i] > self.scores[b] { i } else { b });
+                            if self.scores[best] <= self.quiet_sort_limit {
+                                self.select_quiets = false;
+                            } else {
+                                self.moves.swap(self.cur, best);
+                                self.scores.swap(self.cur, best);
+                            }
+                        }
                         let m = self.moves[self.cur];
                         self.cur += 1;
                         if Some(m) == self.tt_move

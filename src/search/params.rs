@@ -205,6 +205,40 @@ tunables! {
     /// table of this search alone, weighted `low_ply_history / 100 / (1 + ply)` (0: off;
     /// Stockfish and YaneuraOu 800).
     low_ply_history = 0;
+    /// Weight of the butterfly history in a quiet move's score, against one for each
+    /// continuation history (YaneuraOu and Stockfish: 2).
+    quiet_main_weight = 1;
+    /// Continuation histories of the moves three and six plies back also score quiet moves
+    /// (1; with `cont_ply4`, the plies YaneuraOu reads: 1, 2, 3, 4, 6) or not (0).
+    cont_more = 0;
+    /// Captures are ordered by eight times the victim's value plus their capture history
+    /// divided by this (YaneuraOu: seven times plus the history itself).
+    capture_hist_div = 16;
+    /// A capture counts as good (searched before the quiet moves) when it loses at most its
+    /// ordering score divided by this by exchange evaluation (0: when it loses nothing;
+    /// YaneuraOu 18).
+    good_capture_see_div = 0;
+    /// Quiet evasions are ordered by butterfly history plus the continuation history of the
+    /// last move (1; YaneuraOu) or by butterfly history alone (0).
+    evasion_cont = 0;
+    /// Pawn-structure history: quiet moves are also scored by a table indexed by both sides'
+    /// pawns and the move's piece and destination, with this weight (0: off; YaneuraOu 2).
+    pawn_history = 0;
+    /// Late move reductions of captures and promotions: at expected cut nodes only (0), at
+    /// every node (1; YaneuraOu and Stockfish), or at every node for those that lose material
+    /// by exchange evaluation and at cut nodes for the rest (2).
+    lmr_tactical = 0;
+    /// The root mate probes (`MATE_PROBE_PLY` below) run (1) or not (0).
+    root_mate_probes = 1;
+    /// Null move only where the static evaluation beats beta by this margin less this much
+    /// per ply of depth (YaneuraOu: 378 and 16).
+    nmp_static_margin = 0;
+    nmp_static_per_depth = 0;
+    /// Every search starts from empty histories (bit 1) and correction tables (bit 2) instead
+    /// of those the game's earlier searches left (0).
+    fresh_search = 0;
+    /// Percentage of the correction history's sum applied to the static evaluation.
+    correction_pct = 100;
 }
 
 /// Sets the tunables named in `spec` (`name=value,...`, as `HAYATE_TUNE` holds it). Returns
@@ -230,6 +264,9 @@ pub fn set_tunables(spec: &str) -> Result<Vec<String>, String> {
 
 /// Late move reductions are computed in 1/LMR_GRAIN plies.
 pub const LMR_GRAIN: i32 = 1024;
+
+/// Entries (pawn structures) of the pawn-structure history (`pawn_history`).
+pub const PAWN_HISTORY_SIZE: usize = 512;
 
 /// Plies from the root that the low-ply history (`low_ply_history`) covers.
 pub const LOW_PLY: usize = 5;

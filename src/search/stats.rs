@@ -41,9 +41,17 @@ pub enum Stat {
     /// checking moves searched there.
     MainNodes,
     ChecksSearched,
+    /// Beta cutoffs of the main search (below the root), those by the first move searched,
+    /// and the sum of the cutting moves' numbers (move count at the cutoff).
+    FailHigh,
+    FailHighFirst,
+    FailHighMoveSum,
+    /// Main-search nodes with a static evaluation, and the sum of their corrections' sizes.
+    Corrected,
+    CorrectionSum,
 }
 
-const NAMES: [&str; 23] = [
+const NAMES: [&str; 28] = [
     "calls",
     "tt_cut",
     "rfp",
@@ -67,9 +75,14 @@ const NAMES: [&str; 23] = [
     "check_ext",
     "main_nodes",
     "checks_searched",
+    "fail_high",
+    "fail_high_first",
+    "fail_high_move_sum",
+    "corrected",
+    "correction_sum",
 ];
 
-static COUNTS: [AtomicI64; 23] = [const { AtomicI64::new(0) }; 23];
+static COUNTS: [AtomicI64; 28] = [const { AtomicI64::new(0) }; 28];
 
 /// Main-search nodes with depth left, and quiescence nodes, by ply (the last bucket holds the
 /// deeper ones).
@@ -105,6 +118,14 @@ pub fn print() {
     for (i, name) in NAMES.iter().enumerate().skip(Stat::QuiescenceCalls as usize) {
         line += &format!(" {name}={:.2}", COUNTS[i].load(Ordering::Relaxed) as f64 * 1000.0 / calls);
     }
+    let fail_high = get(Stat::FailHigh).max(1) as f64;
+    line += &format!(
+        "; cutoffs by the first move {:.1}%, mean move number of a cutoff {:.2}",
+        get(Stat::FailHighFirst) as f64 * 100.0 / fail_high,
+        get(Stat::FailHighMoveSum) as f64 / fail_high
+    );
+    line +=
+        &format!("; mean correction {:.1} cp", get(Stat::CorrectionSum) as f64 / get(Stat::Corrected).max(1) as f64);
     eprintln!("{line}");
     for (name, table) in [("main", &MAIN_BY_PLY), ("qs", &QS_BY_PLY)] {
         let counts: Vec<String> = table.iter().map(|c| c.load(Ordering::Relaxed).to_string()).collect();

@@ -90,6 +90,12 @@ impl<'a> Worker<'a> {
     ) -> Worker<'a> {
         let mut data = data;
         data.history.clear_low_ply();
+        if fresh_search() & 1 != 0 {
+            data.history.clear();
+        }
+        if fresh_search() & 2 != 0 {
+            data.correction.clear();
+        }
         let network = match &shared.config.evaluator {
             Evaluator::Nnue { network, fv_scale } => {
                 let acc = data.nnue.get_or_insert_with(|| Box::new(AccumulatorStack::new()));
@@ -237,7 +243,7 @@ impl<'a> Worker<'a> {
         let mut best_changes = 0.0f64;
         let mut prev_best_score = VALUE_NONE;
 
-        if self.is_main() && multipv == 1 {
+        if self.is_main() && multipv == 1 && root_mate_probes() != 0 {
             // The solver is kept with the thread's data between searches (each probe forgets
             // what the previous one stored).
             self.mate_probe = self.data.mate_probe.take().or_else(|| crate::mate::MateSolver::new(MATE_PROBE_MIB).ok());

@@ -135,6 +135,10 @@ impl Worker<'_> {
         } else {
             static_eval
         };
+        if static_eval != VALUE_NONE {
+            count!(Corrected);
+            count!(CorrectionSum, (static_eval - raw_eval).abs());
+        }
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check
             && ply >= 2
@@ -168,7 +172,7 @@ impl Worker<'_> {
             if depth >= nmp_min_depth()
                 && (nmp_cut_only() == 0 || cut_node)
                 && eval_est >= beta
-                && static_eval >= beta
+                && static_eval >= beta + nmp_static_margin() - nmp_static_per_depth() * depth
                 && !self.stack[ply].null_moved
                 && beta > -VALUE_MATE_IN_MAX_PLY
             {
@@ -283,12 +287,15 @@ impl Worker<'_> {
             let capture = is_capture(&self.pos, m);
             let tactical = is_tactical(&self.pos, m);
             let gives_check = self.pos.gives_check_with(&check_info, m);
+            // With `lmr_tactical` 2, captures that lose material are reduced at every node.
+            let losing_tactical = tactical && lmr_tactical() == 2 && !see_ge(&self.pos, m, 0);
             let hist_score = if tactical {
                 0
             } else if let Some(s) = picker.last_quiet_score().filter(|_| !root) {
                 s
             } else {
                 self.data.history.quiet_score(&self.pos, m, &conts)
+                    + self.data.history.pawn_score(picker.pawn_index(), &self.pos, m)
             };
 
             // ----- shallow pruning -----
@@ -413,7 +420,8 @@ impl Worker<'_> {
                 let mut r = 0;
                 let fine = lmr_fine() != 0;
                 let min_depth = if fine { lmr_f_min_depth() } else { 3 };
-                let reduced = depth >= min_depth && move_count > 1 + root as usize && (!tactical || cut_node);
+                let reduce_tactical = cut_node || lmr_tactical() == 1 || losing_tactical;
+                let reduced = depth >= min_depth && move_count > 1 + root as usize && (!tactical || reduce_tactical);
                 if reduced && fine {
                     r = self.fine_reduction(ply, depth, move_count, cut_node, tt_pv, improving, hist_score);
                     if gives_check || in_check {
@@ -522,6 +530,13 @@ impl Worker<'_> {
                     }
                     if value >= beta {
                         self.stack[ply].cutoffs += 1;
+                        if !root {
+                            count!(FailHigh);
+                            count!(FailHighMoveSum, move_count);
+                            if move_count == 1 {
+                                count!(FailHighFirst);
+                            }
+                        }
                         break;
                     }
                     alpha = value;
@@ -764,10 +779,18 @@ impl Worker<'_> {
     }
 
     /// Kind-to indices of the earlier moves whose continuation histories score a quiet move at
-    /// `ply`: one, two and (with `cont_ply4`) four plies back.
+    /// `ply`: one, two and (with `cont_ply4`) four plies back, and (with `cont_more`) three and
+    /// six.
     fn conts_at(&self, ply: usize) -> Conts {
         let back = |n: usize| if ply >= n { self.stack[ply - n].current_kind_to } else { None };
-        [back(1), back(2), if cont_ply4() != 0 { back(4) } else { None }]
+        let more = cont_more() != 0;
+        [
+            back(1),
+            back(2),
+            if cont_ply4() != 0 { back(4) } else { None },
+            if more { back(3) } else { None },
+            if more { back(6) } else { None },
+        ]
     }
 
     /// Notes the move about to be played at `ply` (`None`: a null move) for the child's
