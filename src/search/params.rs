@@ -46,7 +46,7 @@ macro_rules! tunables {
 
 tunables! {
     /// Depth below which reverse futility pruning (static null move) applies.
-    rfp_depth = 8;
+    rfp_depth = 14;
     /// Reverse futility margin per ply of depth.
     rfp_margin = 110;
     /// Null move: minimum depth, base reduction, and depth divisor for the extra reduction.
@@ -56,31 +56,31 @@ tunables! {
     /// Eval margin above beta that adds one more ply of null-move reduction per this many cp.
     nmp_eval_div = 200;
     /// Futility pruning of quiet moves: depth limit, base and per-depth margins.
-    futility_depth = 8;
+    futility_depth = 13;
     futility_base = 120;
     futility_per_depth = 130;
     /// Late move pruning: quiets after `LMP_BASE + depth * depth * LMP_SCALE / 2` (improving:
     /// x2) are skipped at shallow depth.
-    lmp_depth = 8;
+    lmp_depth = 30;
     lmp_base = 3;
     lmp_scale = 1;
     /// SEE pruning thresholds per ply of depth (quiet, capture), below this depth.
     see_quiet_margin = -70;
     see_capture_margin = -100;
-    see_prune_depth = 8;
+    see_prune_depth = 30;
     /// Late move reductions: `(LMR_BASE + ln(depth) ln(move_count) * 100 / LMR_DIV) / 100`
     /// plies (both in hundredths).
     lmr_base = 140;
     lmr_div = 230;
     /// History score that is worth one ply of reduction less.
-    lmr_history_div = 8000;
+    lmr_history_div = 14000;
     /// Extra reduction (plies) of late moves at cut nodes, and where the evaluation is not
     /// improving.
     lmr_cut_node = 1;
     lmr_not_improving = 1;
     /// Futility pruning of quiet moves judges the depth left after the late move reduction
     /// the move would get (1) instead of the node's depth (0).
-    futility_lmr_depth = 0;
+    futility_lmr_depth = 1;
     /// Late move reductions in 1024ths of a ply (1) instead of whole plies (0), with the
     /// terms below (each in 1024ths; the whole-ply scheme uses lmr_cut_node, the `tt_pv`,
     /// check and not-improving plies and the history as above).
@@ -111,22 +111,22 @@ tunables! {
     iir_depth = 5;
     /// Singular extension: minimum depth and margin per ply (in 64ths of a centipawn per ply
     /// more at table-PV nodes outside the PV: `singular_margin_tt_pv`).
-    singular_depth = 7;
+    singular_depth = 6;
     singular_margin = 2;
     singular_margin_tt_pv = 0;
     /// Multi-cut when the search without the table's move beats beta (1), or only when the
     /// singular bound itself is at or above beta (0).
-    se_multicut_value = 0;
+    se_multicut_value = 1;
     /// Double singular extension (non-PV nodes): how far below the singular bound the other
     /// moves must fail (0: never), and how many a line may hold.
     se_double_margin = 0;
     se_double_limit = 6;
     /// Negative extension of a table move that is not singular but beats beta anyway (plies;
     /// 0: none; with it, `se_negative_cut` plies less at cut nodes).
-    se_negative = 0;
-    se_negative_cut = 1;
+    se_negative = 3;
+    se_negative_cut = 2;
     /// Checks that do not lose material are extended a ply below this depth (0: never).
-    check_ext_depth = 12;
+    check_ext_depth = 0;
     /// ... and from this depth on (0: from the leaves; Stockfish 15 extended only deep checks).
     check_ext_min_depth = 0;
     /// Singular and check extensions only where the ply is below this percentage of the
@@ -153,7 +153,7 @@ tunables! {
     /// futility (bit 2); otherwise only by exchange evaluation.
     prune_quiet_checks = 0;
     /// Continuation history of the move four plies back scores quiet moves (1) or not (0).
-    cont_ply4 = 0;
+    cont_ply4 = 1;
     /// ProbCut: margin over beta (0: off) and minimum depth.
     probcut_margin = 0;
     probcut_depth = 5;
@@ -173,7 +173,7 @@ tunables! {
     hist_prune = 0;
     /// Quiet moves with a history score above `-quiet_sort_per_depth * depth` are sorted before
     /// the others, which keep their generation order (0: only those above 0 are sorted).
-    quiet_sort_per_depth = 0;
+    quiet_sort_per_depth = 3560;
     /// Razoring below alpha by this margin times depth squared, at depth 3 and less (0: off).
     razor_margin = 0;
     /// Continuation histories per colour to move (1) or shared by both colours (0).
@@ -207,27 +207,27 @@ tunables! {
     low_ply_history = 0;
     /// Weight of the butterfly history in a quiet move's score, against one for each
     /// continuation history (YaneuraOu and Stockfish: 2).
-    quiet_main_weight = 1;
+    quiet_main_weight = 2;
     /// Continuation histories of the moves three and six plies back also score quiet moves
     /// (1; with `cont_ply4`, the plies YaneuraOu reads: 1, 2, 3, 4, 6) or not (0).
-    cont_more = 0;
+    cont_more = 1;
     /// Captures are ordered by eight times the victim's value plus their capture history
     /// divided by this (YaneuraOu: seven times plus the history itself).
-    capture_hist_div = 16;
+    capture_hist_div = 1;
     /// A capture counts as good (searched before the quiet moves) when it loses at most its
     /// ordering score divided by this by exchange evaluation (0: when it loses nothing;
     /// YaneuraOu 18).
-    good_capture_see_div = 0;
+    good_capture_see_div = 18;
     /// Quiet evasions are ordered by butterfly history plus the continuation history of the
     /// last move (1; YaneuraOu) or by butterfly history alone (0).
-    evasion_cont = 0;
+    evasion_cont = 1;
     /// Pawn-structure history: quiet moves are also scored by a table indexed by both sides'
     /// pawns and the move's piece and destination, with this weight (0: off; YaneuraOu 2).
-    pawn_history = 0;
+    pawn_history = 2;
     /// Late move reductions of captures and promotions: at expected cut nodes only (0), at
     /// every node (1; YaneuraOu and Stockfish), or at every node for those that lose material
     /// by exchange evaluation and at cut nodes for the rest (2).
-    lmr_tactical = 0;
+    lmr_tactical = 2;
     /// The root mate probes (`MATE_PROBE_PLY` below) run (1) or not (0).
     root_mate_probes = 1;
     /// Null move only where the static evaluation beats beta by this margin less this much
