@@ -304,6 +304,17 @@ impl MovePicker {
     /// table's move before it decides anything with it); `killers` holds the two killers and
     /// the counter move.
     pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 3], conts: Conts) -> MovePicker {
+        let pawn = if pawn_history() != 0 { Some(pawn_index(pos)) } else { None };
+        Self::with_pawn(pos, tt_move, killers, conts, pawn)
+    }
+
+    fn with_pawn(
+        pos: &Position,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 3],
+        conts: Conts,
+        pawn: Option<usize>,
+    ) -> MovePicker {
         let stage = if pos.in_check() { Stage::GenEvasions } else { Stage::TtMove };
         MovePicker {
             stage,
@@ -323,7 +334,7 @@ impl MovePicker {
             select_quiets: false,
             check_info: None,
             ply: LOW_PLY,
-            pawn: if pawn_history() != 0 { Some(pawn_index(pos)) } else { None },
+            pawn,
         }
     }
 
@@ -372,7 +383,8 @@ impl MovePicker {
     /// Picker for quiescence search: captures and pawn promotions (all evasions in check).
     pub fn new_qsearch(pos: &Position, tt_move: Option<Move>) -> MovePicker {
         let tt_move = tt_move.filter(|&m| pos.is_legal(m));
-        let mut mp = MovePicker::new(pos, tt_move, [None; 3], [None; CONT_PLIES]);
+        // Quiescence scores no quiet move: no pawn-structure index.
+        let mut mp = MovePicker::with_pawn(pos, tt_move, [None; 3], [None; CONT_PLIES], None);
         mp.captures_only = true;
         mp.tt_move = mp.tt_move.filter(|&m| pos.in_check() || is_tactical(pos, m));
         mp

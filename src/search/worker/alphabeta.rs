@@ -288,7 +288,14 @@ impl Worker<'_> {
             let tactical = is_tactical(&self.pos, m);
             let gives_check = self.pos.gives_check_with(&check_info, m);
             // With `lmr_tactical` 2, captures that lose material are reduced at every node.
-            let losing_tactical = tactical && lmr_tactical() == 2 && !see_ge(&self.pos, m, 0);
+            // The exchange is evaluated only where it decides that (elsewhere at cut nodes
+            // they are reduced anyway, and the first moves and shallow nodes never are).
+            let losing_tactical = tactical
+                && lmr_tactical() == 2
+                && !cut_node
+                && move_count > 1 + root as usize
+                && depth >= if lmr_fine() != 0 { lmr_f_min_depth() } else { 3 }
+                && !see_ge(&self.pos, m, 0);
             let hist_score = if tactical {
                 0
             } else if let Some(s) = picker.last_quiet_score().filter(|_| !root) {
