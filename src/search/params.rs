@@ -60,7 +60,7 @@ tunables! {
     futility_base = 120;
     futility_per_depth = 130;
     /// Late move pruning: quiets after `LMP_BASE + depth * depth * LMP_SCALE / 2` (improving:
-    /// x2) are skipped at shallow depth.
+    /// x2) are skipped below `lmp_depth` (30: in effect at every depth, as YaneuraOu).
     lmp_depth = 30;
     lmp_base = 3;
     lmp_scale = 1;

@@ -287,15 +287,14 @@ impl Worker<'_> {
             let capture = is_capture(&self.pos, m);
             let tactical = is_tactical(&self.pos, m);
             let gives_check = self.pos.gives_check_with(&check_info, m);
-            // With `lmr_tactical` 2, captures that lose material are reduced at every node.
-            // The exchange is evaluated only where it decides that (elsewhere at cut nodes
-            // they are reduced anyway, and the first moves and shallow nodes never are).
-            let losing_tactical = tactical
-                && lmr_tactical() == 2
-                && !cut_node
-                && move_count > 1 + root as usize
-                && depth >= if lmr_fine() != 0 { lmr_f_min_depth() } else { 3 }
-                && !see_ge(&self.pos, m, 0);
+            // Late move reductions may apply to this move (deep enough, not the first).
+            let lmr_fine_scheme = lmr_fine() != 0;
+            let lmr_candidate =
+                depth >= if lmr_fine_scheme { lmr_f_min_depth() } else { 3 } && move_count > 1 + root as usize;
+            // With `lmr_tactical` 2, captures that lose material are reduced at every node;
+            // the exchange is evaluated only where that decides it (cut nodes reduce them all).
+            let losing_tactical =
+                tactical && lmr_tactical() == 2 && lmr_candidate && !cut_node && !see_ge(&self.pos, m, 0);
             let hist_score = if tactical {
                 0
             } else if let Some(s) = picker.last_quiet_score().filter(|_| !root) {
@@ -425,11 +424,9 @@ impl Worker<'_> {
                 }
                 // Late move reductions.
                 let mut r = 0;
-                let fine = lmr_fine() != 0;
-                let min_depth = if fine { lmr_f_min_depth() } else { 3 };
                 let reduce_tactical = cut_node || lmr_tactical() == 1 || losing_tactical;
-                let reduced = depth >= min_depth && move_count > 1 + root as usize && (!tactical || reduce_tactical);
-                if reduced && fine {
+                let reduced = lmr_candidate && (!tactical || reduce_tactical);
+                if reduced && lmr_fine_scheme {
                     r = self.fine_reduction(ply, depth, move_count, cut_node, tt_pv, improving, hist_score);
                     if gives_check || in_check {
                         r -= lmr_f_check();
