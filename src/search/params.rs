@@ -78,6 +78,8 @@ tunables! {
     /// improving.
     lmr_cut_node = 1;
     lmr_not_improving = 1;
+    /// Plies less reduction for checks and evasions (YaneuraOu: none).
+    lmr_check = 1;
     /// Futility pruning of quiet moves judges the depth left after the late move reduction
     /// the move would get (1) instead of the node's depth (0).
     futility_lmr_depth = 1;
@@ -234,6 +236,46 @@ tunables! {
     /// per ply of depth (YaneuraOu: 378 and 16).
     nmp_static_margin = 0;
     nmp_static_per_depth = 0;
+    /// YaneuraOu's pruning of quiet moves: the depth a quiet move is judged at (after its late
+    /// move reduction) moves by its history score divided by this (0: off; then futility needs
+    /// a history below 4000 and SEE pruning reads the node's depth).
+    fut_hist_div = 0;
+    /// Quiet futility margin terms (centipawns): added while no move has raised alpha, and
+    /// where the static evaluation is above alpha (YaneuraOu 151 and 86).
+    fut_no_best = 0;
+    fut_eval_above = 0;
+    /// Quiet moves lose at most this times the square of the depth they are judged at by
+    /// exchange evaluation (0: `see_quiet_margin` per ply of the node's depth; YaneuraOu 25).
+    see_quiet_lmr = 0;
+    /// Quiet moves whose history score is below `-cont_prune * depth` are pruned (0: never).
+    cont_prune = 0;
+    /// Futility pruning of captures that do not check where the judged depth is below 7:
+    /// `eval + cap_fut_base + cap_fut_per_depth * depth + victim + history/8` at most alpha
+    /// (0: off; YaneuraOu 218 and 223).
+    cap_fut_base = 0;
+    cap_fut_per_depth = 223;
+    /// The exchange margin of captures and checks grows by this many 1024ths of the capture
+    /// history (YaneuraOu 34 of its own scale).
+    cap_see_hist = 0;
+    /// History updates after a cutoff: YaneuraOu's bonus and malus (1; linear in depth, the
+    /// malus larger and decaying over the quiet moves tried), scaled by `hist_yo_pct`
+    /// percent; or one quadratic amount for both (0, `history_bonus_mul`).
+    hist_yo = 0;
+    hist_yo_pct = 100;
+    /// The two killers and the counter move are tried before the other quiet moves (1), or
+    /// quiet moves are ordered by their histories alone (0; Stockfish and YaneuraOu).
+    killer_moves = 1;
+    /// Reverse futility pruning as YaneuraOu's (1: off the table's PV, only where the table's
+    /// move is a capture or there is none, margin `(76 - 21 without a table entry) * depth`
+    /// less for improving, returning `(2 beta + eval) / 3`; `rfp_depth` still bounds it), or
+    /// `rfp_margin` per ply returning the evaluation (0).
+    rfp_yo = 0;
+    /// A table lower bound this far above beta, from at least four plies less than the node's
+    /// depth, cuts the node (0: off; YaneuraOu's small ProbCut, 416).
+    small_probcut = 0;
+    /// A singular table move is extended by one to three plies and its node searched a ply
+    /// deeper, as YaneuraOu (1), or by one ply (0, with `se_double_margin`).
+    se_yo = 0;
     /// Every search starts from empty histories (bit 1) and correction tables (bit 2) instead
     /// of those the game's earlier searches left (0).
     fresh_search = 0;

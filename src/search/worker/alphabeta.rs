@@ -149,8 +149,27 @@ impl Worker<'_> {
         self.stack[ply + 1].cutoffs = 0;
 
         if !PV && !in_check && excluded.is_none() {
-            // Reverse futility pruning.
-            if depth < rfp_depth()
+            // Reverse futility pruning, as YaneuraOu: off the table's PV, where the table's
+            // move (if any) is a capture, a margin smaller where the table knows the node,
+            // returning a value between beta and the evaluation.
+            if rfp_yo() != 0 {
+                let opponent_worsening = ply >= 1
+                    && self.stack[ply - 1].static_eval != VALUE_NONE
+                    && static_eval > -self.stack[ply - 1].static_eval;
+                let mult = 76 - if tt_hit.is_none() { 21 } else { 0 };
+                let margin = mult * depth - (2686 * improving as i32 + 362 * opponent_worsening as i32) * mult / 1024;
+                if !tt_pv
+                    && depth < rfp_depth()
+                    && eval_est >= beta
+                    && eval_est - margin >= beta
+                    && tt_move.is_none_or(|m| is_capture(&self.pos, m))
+                    && beta > -VALUE_MATE_IN_MAX_PLY
+                    && eval_est < VALUE_MATE_IN_MAX_PLY
+                {
+                    count!(ReverseFutility);
+                    return (2 * beta + eval_est) / 3;
+                }
+            } else if depth < rfp_depth()
                 && eval_est - rfp_margin() * (depth - improving as i32) >= beta
                 && eval_est < VALUE_MATE_IN_MAX_PLY
             {
@@ -230,6 +249,22 @@ impl Worker<'_> {
             }
         }
 
+        // A table entry far above beta from nearly this depth cuts at once (YaneuraOu's
+        // small ProbCut).
+        if small_probcut() > 0
+            && excluded.is_none()
+            && !root
+            && let Some(h) = tt_hit
+            && matches!(h.bound, Bound::Lower | Bound::Exact)
+            && h.depth >= depth - 4
+            && tt_value != VALUE_NONE
+            && tt_value.abs() < VALUE_MATE_IN_MAX_PLY
+            && beta.abs() < VALUE_MATE_IN_MAX_PLY
+            && tt_value >= beta + small_probcut()
+        {
+            return beta + small_probcut();
+        }
+
         // Internal iterative reduction: no TT move means this node was not searched before.
         let mut depth = depth;
         if !root && tt_move.is_none() && depth >= iir_depth() && (PV || cut_node) {
@@ -244,7 +279,8 @@ impl Worker<'_> {
         // With `quiet_sort_per_depth`, deeper nodes sort more of their quiet moves (there a
         // move's subtree costs far more than sorting); a constant 0 in a normal build.
         let check_info = self.pos.check_info();
-        let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter], conts)
+        let refutations = if killer_moves() != 0 { [killers[0], killers[1], counter] } else { [None; 3] };
+        let mut picker = MovePicker::new(&self.pos, tt_move, refutations, conts)
             .with_quiet_sort_limit(-quiet_sort_per_depth() * depth)
             .with_check_bonus(&check_info)
             .with_ply(ply);
@@ -326,31 +362,68 @@ impl Worker<'_> {
                     if depth < lmp_depth() && move_count as i32 > lmp_limit {
                         continue;
                     }
-                    // The depth the move would be searched to after its reduction.
-                    let lmr_depth = (depth - 1 - self.base_reduction(depth, move_count) / LMR_GRAIN).max(0);
-                    let futility_depth_of_move = if futility_lmr_depth() != 0 { lmr_depth } else { depth };
+                    if cont_prune() > 0 && hist_score < -cont_prune() * depth {
+                        continue;
+                    }
+                    // The depth the move would be searched to after its reduction (with
+                    // `fut_hist_div`, moved by its history: YaneuraOu's judged depth).
+                    let reduced_depth = depth - 1 - self.base_reduction(depth, move_count) / LMR_GRAIN;
+                    let judged_depth = if fut_hist_div() > 0 {
+                        reduced_depth + hist_score / fut_hist_div()
+                    } else {
+                        reduced_depth.max(0)
+                    };
+                    let futility_depth_of_move = if futility_lmr_depth() != 0 { judged_depth } else { depth };
+                    let margin = futility_base()
+                        + futility_per_depth() * futility_depth_of_move
+                        + if best_move.is_none() { fut_no_best() } else { 0 }
+                        + if static_eval > alpha { fut_eval_above() } else { 0 };
                     if !in_check
                         && futility_depth_of_move < futility_depth()
-                        && static_eval + futility_base() + futility_per_depth() * futility_depth_of_move <= alpha
-                        && hist_score < 4000
+                        && static_eval + margin <= alpha
+                        && (fut_hist_div() > 0 || hist_score < 4000)
                     {
                         continue;
                     }
+                    let judged_depth = judged_depth.max(0);
                     // Quiet moves with a bad history, at small depth after reduction.
-                    if hist_prune() > 0 && lmr_depth < 4 && hist_score < -hist_prune() * depth {
+                    if hist_prune() > 0 && judged_depth < 4 && hist_score < -hist_prune() * depth {
                         continue;
                     }
-                    if depth < see_prune_depth() && !see_ge(&self.pos, m, see_quiet_margin() * depth) {
+                    let see_margin = if see_quiet_lmr() > 0 {
+                        -see_quiet_lmr() * judged_depth * judged_depth
+                    } else {
+                        see_quiet_margin() * depth
+                    };
+                    if depth < see_prune_depth() && !see_ge(&self.pos, m, see_margin) {
                         continue;
                     }
-                } else if depth < see_prune_depth() && !in_check && !see_ge(&self.pos, m, see_capture_margin() * depth)
-                {
-                    continue;
+                } else if !in_check {
+                    let cap_hist = if capture && (cap_fut_base() > 0 || cap_see_hist() != 0) {
+                        self.data.history.capture(&self.pos, m)
+                    } else {
+                        0
+                    };
+                    if cap_fut_base() > 0 && capture && !gives_check {
+                        let judged_depth = depth - 1 - self.base_reduction(depth, move_count) / LMR_GRAIN;
+                        let victim = eval::PIECE_VALUE[self.pos.piece_on(m.to()).kind().index()];
+                        if judged_depth < 7
+                            && static_eval + cap_fut_base() + cap_fut_per_depth() * judged_depth + victim + cap_hist / 8
+                                <= alpha
+                        {
+                            continue;
+                        }
+                    }
+                    let margin = see_capture_margin() * depth - cap_hist * cap_see_hist() / 1024;
+                    if depth < see_prune_depth() && !see_ge(&self.pos, m, margin.min(0)) {
+                        continue;
+                    }
                 }
             }
 
             // ----- extensions -----
             let mut extension = 0;
+            let mut deepen_node = false;
             if !root
                 && may_extend
                 && depth >= singular_depth()
@@ -367,7 +440,20 @@ impl Worker<'_> {
                 self.stack[ply].excluded = Some(m);
                 let v = self.search::<false>(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
                 self.stack[ply].excluded = None;
-                if v < singular_beta {
+                if v < singular_beta && se_yo() != 0 {
+                    // YaneuraOu's: one ply, a second and a third unless the other moves came
+                    // close (margins smaller at PV nodes, where the table's move is a capture,
+                    // and beyond the iteration's depth), and the node itself a ply deeper.
+                    count!(SingularExtended);
+                    let tt_move_capture = is_capture(&self.pos, m);
+                    let beyond = (ply as i32 > self.root_depth) as i32;
+                    let double_margin = -4 + 212 * PV as i32 - 182 * !tt_move_capture as i32 - 44 * beyond;
+                    let triple_margin =
+                        73 + 320 * PV as i32 - 218 * !tt_move_capture as i32 + 92 * tt_pv as i32 - 45 * beyond;
+                    extension =
+                        1 + (v < singular_beta - double_margin) as i32 + (v < singular_beta - triple_margin) as i32;
+                    deepen_node = true;
+                } else if v < singular_beta {
                     count!(SingularExtended);
                     extension = 1;
                     // Far below: the only move by a wide margin, worth two plies (a bounded
@@ -410,6 +496,9 @@ impl Worker<'_> {
             self.shared.tt.prefetch(self.pos.key_after(m));
             self.do_move(m);
             let mut new_depth = depth - 1 + extension;
+            if deepen_node {
+                depth += 1;
+            }
             let mut value;
             if move_count == 1 {
                 // Below a PV node the first move leads the PV; elsewhere an expected cut node's
@@ -448,7 +537,7 @@ impl Worker<'_> {
                         r += lmr_not_improving();
                     }
                     if gives_check || in_check {
-                        r -= 1;
+                        r -= lmr_check();
                     }
                     if tt_capture && !tactical {
                         r += 1;
@@ -563,7 +652,18 @@ impl Worker<'_> {
         if let Some(bm) = best_move
             && (best_value >= beta || hist_on_alpha() != 0)
         {
-            let bonus = (history_bonus_mul() * depth * depth).min(history_bonus_max());
+            // The best move's bonus and the other moves' malus: equal and quadratic in depth,
+            // or (`hist_yo`) YaneuraOu's, linear, the malus several times the bonus and
+            // decaying over the quiet moves tried, scaled by `hist_yo_pct`.
+            let (bonus, malus) = if hist_yo() != 0 {
+                let b = (128 * depth - 77).min(1529) + if Some(bm) == tt_move { 353 } else { 0 };
+                let m = (882 * depth - 204).min(2122);
+                (b * hist_yo_pct() / 100, m * hist_yo_pct() / 100)
+            } else {
+                let b = (history_bonus_mul() * depth * depth).min(history_bonus_max());
+                (b, b)
+            };
+            let yo = hist_yo() != 0;
             let hist = &mut self.data.history;
             if !is_tactical(&self.pos, bm) {
                 let fr = &mut self.stack[ply];
@@ -571,18 +671,24 @@ impl Worker<'_> {
                     fr.killers[1] = fr.killers[0];
                     fr.killers[0] = Some(bm);
                 }
-                hist.update_quiet_all(&self.pos, bm, &conts, bonus);
-                hist.update_low_ply(ply, bm, bonus);
+                let quiet_bonus = if yo { bonus * 806 / 1024 } else { bonus };
+                hist.update_quiet_all(&self.pos, bm, &conts, quiet_bonus);
+                hist.update_low_ply(ply, bm, quiet_bonus);
                 hist.set_counter_move(prev_piece_to, bm);
+                let mut quiet_malus = if yo { malus * 1113 / 1024 } else { malus };
                 for &q in &quiets_tried {
-                    hist.update_quiet_all(&self.pos, q, &conts, -bonus);
-                    hist.update_low_ply(ply, q, -bonus);
+                    if yo {
+                        quiet_malus = quiet_malus * 977 / 1024;
+                    }
+                    hist.update_quiet_all(&self.pos, q, &conts, -quiet_malus);
+                    hist.update_low_ply(ply, q, -quiet_malus);
                 }
             } else if is_capture(&self.pos, bm) {
-                hist.update_capture(&self.pos, bm, bonus);
+                hist.update_capture(&self.pos, bm, if yo { bonus * 1286 / 1024 } else { bonus });
             }
+            let capture_malus = if yo { malus * 1559 / 1024 } else { malus };
             for &c in &captures_tried {
-                hist.update_capture(&self.pos, c, -bonus);
+                hist.update_capture(&self.pos, c, -capture_malus);
             }
         } else if best_move.is_none() && prior_quiet_bonus() > 0 && !root && excluded.is_none() {
             // Every move failed low: the quiet move that led here was a good one for its side.
