@@ -367,7 +367,7 @@ impl Worker<'_> {
                     }
                     // The depth the move would be searched to after its reduction (with
                     // `fut_hist_div`, moved by its history: YaneuraOu's judged depth).
-                    let reduced_depth = depth - 1 - self.base_reduction(depth, move_count) / LMR_GRAIN;
+                    let reduced_depth = self.reduced_depth(depth, move_count);
                     let judged_depth = if fut_hist_div() > 0 {
                         reduced_depth + hist_score / fut_hist_div()
                     } else {
@@ -405,7 +405,7 @@ impl Worker<'_> {
                         0
                     };
                     if cap_fut_base() > 0 && capture && !gives_check {
-                        let judged_depth = depth - 1 - self.base_reduction(depth, move_count) / LMR_GRAIN;
+                        let judged_depth = self.reduced_depth(depth, move_count);
                         let victim = eval::PIECE_VALUE[self.pos.piece_on(m.to()).kind().index()];
                         if judged_depth < 7
                             && static_eval + cap_fut_base() + cap_fut_per_depth() * judged_depth + victim + cap_hist / 8
@@ -445,7 +445,7 @@ impl Worker<'_> {
                     // close (margins smaller at PV nodes, where the table's move is a capture,
                     // and beyond the iteration's depth), and the node itself a ply deeper.
                     count!(SingularExtended);
-                    let tt_move_capture = is_capture(&self.pos, m);
+                    let tt_move_capture = capture;
                     let beyond = (ply as i32 > self.root_depth) as i32;
                     let double_margin = -4 + 212 * PV as i32 - 182 * !tt_move_capture as i32 - 44 * beyond;
                     let triple_margin =
@@ -655,7 +655,8 @@ impl Worker<'_> {
             // The best move's bonus and the other moves' malus: equal and quadratic in depth,
             // or (`hist_yo`) YaneuraOu's, linear, the malus several times the bonus and
             // decaying over the quiet moves tried, scaled by `hist_yo_pct`.
-            let (bonus, malus) = if hist_yo() != 0 {
+            let yo = hist_yo() != 0;
+            let (bonus, malus) = if yo {
                 let b = (128 * depth - 77).min(1529) + if Some(bm) == tt_move { 353 } else { 0 };
                 let m = (882 * depth - 204).min(2122);
                 (b * hist_yo_pct() / 100, m * hist_yo_pct() / 100)
@@ -663,7 +664,6 @@ impl Worker<'_> {
                 let b = (history_bonus_mul() * depth * depth).min(history_bonus_max());
                 (b, b)
             };
-            let yo = hist_yo() != 0;
             let hist = &mut self.data.history;
             if !is_tactical(&self.pos, bm) {
                 let fr = &mut self.stack[ply];
@@ -856,6 +856,12 @@ impl Worker<'_> {
     /// The reduction table's entry for `depth` and `move_count` (1024ths of a ply).
     fn base_reduction(&self, depth: i32, move_count: usize) -> i32 {
         self.reductions[(depth as usize).min(63)][move_count.min(63)]
+    }
+
+    /// The depth a late move is searched to after the reduction table's entry alone (it may be
+    /// negative): the depth shallow pruning judges it at.
+    fn reduced_depth(&self, depth: i32, move_count: usize) -> i32 {
+        depth - 1 - self.base_reduction(depth, move_count) / LMR_GRAIN
     }
 
     /// The late move reduction of the fine scheme (1024ths of a ply), before the terms that
