@@ -9,6 +9,7 @@
 use super::params::{CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_BONUS, correction_pct};
 use crate::eval::Value;
 use crate::shogi::{Color, PieceType, Position};
+use std::sync::atomic::{AtomicI16, Ordering};
 
 const SIZE: usize = 16384;
 
@@ -45,21 +46,30 @@ fn structures(pos: &Position, prev: Option<usize>) -> [usize; KINDS] {
     ]
 }
 
-/// The tables of one search thread (kept from move to move within a game).
+/// The tables of one search thread, or (`shared_correction`) of all of a search's threads
+/// (kept from move to move within a game). Entries are read and written with relaxed atomics:
+/// threads sharing them may lose each other's updates, never corrupt an entry.
 pub struct Correction {
     /// [side to move][structure kind][index]
-    tables: Vec<i16>,
+    tables: Vec<AtomicI16>,
 }
 
 impl Default for Correction {
     fn default() -> Self {
-        Correction { tables: vec![0; 2 * KINDS * SIZE] }
+        Correction { tables: (0..2 * KINDS * SIZE).map(|_| AtomicI16::new(0)).collect() }
     }
 }
 
 impl Correction {
-    pub fn clear(&mut self) {
-        self.tables.fill(0);
+    pub fn clear(&self) {
+        for e in &self.tables {
+            e.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// A table of its own with the same entries (for a thread that stops sharing).
+    pub fn copy(&self) -> Correction {
+        Correction { tables: self.tables.iter().map(|e| AtomicI16::new(e.load(Ordering::Relaxed))).collect() }
     }
 
     #[inline]
@@ -71,19 +81,19 @@ impl Correction {
     #[inline]
     pub fn corrected(&self, pos: &Position, prev: Option<usize>, raw: Value) -> Value {
         let s = structures(pos, prev);
-        let total: i32 = (0..KINDS).map(|k| self.tables[Self::slot(pos, k, s[k])] as i32).sum();
+        let total: i32 = (0..KINDS).map(|k| self.tables[Self::slot(pos, k, s[k])].load(Ordering::Relaxed) as i32).sum();
         (raw + total * correction_pct() / (100 * CORRECTION_GRAIN)).clamp(-20_000, 20_000)
     }
 
     /// Files the result of a node's search (`searched`, against its corrected static
     /// evaluation `eval`) at `depth`.
-    pub fn update(&mut self, pos: &Position, prev: Option<usize>, eval: Value, searched: Value, depth: i32) {
+    pub fn update(&self, pos: &Position, prev: Option<usize>, eval: Value, searched: Value, depth: i32) {
         let bonus = ((searched - eval) * depth / 8).clamp(-CORRECTION_MAX_BONUS, CORRECTION_MAX_BONUS);
         let s = structures(pos, prev);
         for (k, &i) in s.iter().enumerate() {
-            let e = &mut self.tables[Self::slot(pos, k, i)];
-            let v = *e as i32;
-            *e = (v + bonus - v * bonus.abs() / CORRECTION_LIMIT) as i16;
+            let e = &self.tables[Self::slot(pos, k, i)];
+            let v = e.load(Ordering::Relaxed) as i32;
+            e.store((v + bonus - v * bonus.abs() / CORRECTION_LIMIT) as i16, Ordering::Relaxed);
         }
     }
 }
@@ -104,7 +114,7 @@ mod tests {
     #[test]
     fn learns_the_sign_and_size_of_an_error_and_stays_bounded() {
         let pos = Position::startpos();
-        let mut c = Correction::default();
+        let c = Correction::default();
         assert_eq!(c.corrected(&pos, None, 100), 100);
         for _ in 0..1000 {
             c.update(&pos, None, c.corrected(&pos, None, 100), 400, 10);
@@ -126,5 +136,23 @@ mod tests {
         assert_eq!(c.corrected(&after(&["7g7f"]), None, 100), 100);
         c.clear();
         assert_eq!(c.corrected(&pos, None, 100), 100);
+    }
+
+    #[test]
+    fn a_copy_starts_with_the_same_entries_and_then_learns_on_its_own() {
+        let pos = Position::startpos();
+        let c = Correction::default();
+        for _ in 0..100 {
+            c.update(&pos, None, c.corrected(&pos, None, 0), 300, 10);
+        }
+        let learned = c.corrected(&pos, None, 0);
+        assert!(learned > 0);
+        let own = c.copy();
+        assert_eq!(own.corrected(&pos, None, 0), learned);
+        for _ in 0..100 {
+            own.update(&pos, None, own.corrected(&pos, None, 0), -300, 10);
+        }
+        assert!(own.corrected(&pos, None, 0) < 0);
+        assert_eq!(c.corrected(&pos, None, 0), learned);
     }
 }

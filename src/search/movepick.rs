@@ -194,10 +194,24 @@ impl History {
     /// before it was made).
     pub fn update_quiet_played(&mut self, us: Color, m: Move, kt: usize, conts: &Conts, bonus: i32) {
         self.update_quiet(us, m, bonus);
+        self.update_cont_played(us, kt, conts, bonus);
+    }
+
+    /// Rewards a move `us` played (its kind-to index `kt`) in the continuation histories of
+    /// the earlier moves `conts` only.
+    pub fn update_cont_played(&mut self, us: Color, kt: usize, conts: &Conts, bonus: i32) {
         for (slot, c) in conts.iter().enumerate() {
             if let Some(c) = c {
                 gravity(&mut self.continuation[Self::cont_index(us, slot, *c, kt)], bonus);
             }
+        }
+    }
+
+    /// Rewards a move already played (its piece-to index `piece_to`) in the pawn-structure
+    /// history of the position after it (the move did not change the pawns).
+    pub fn update_pawn_played(&mut self, pos: &Position, piece_to: usize, bonus: i32) {
+        if pawn_history() != 0 {
+            gravity(&mut self.pawn[pawn_index(pos) * 32 * 81 + piece_to], bonus);
         }
     }
 

@@ -74,6 +74,8 @@ tunables! {
     lmr_div = 230;
     /// History score that is worth one ply of reduction less.
     lmr_history_div = 14000;
+    /// Plies less reduction at nodes on the table's PV (YaneuraOu about 3 to 6).
+    lmr_tt_pv = 1;
     /// Extra reduction (plies) of late moves at cut nodes, and where the evaluation is not
     /// improving.
     lmr_cut_node = 1;
@@ -281,6 +283,37 @@ tunables! {
     fresh_search = 0;
     /// Percentage of the correction history's sum applied to the static evaluation.
     correction_pct = 100;
+    /// The opponent's last quiet move earns butterfly history by how much the static
+    /// evaluation swung against it (`clamp(-(its eval + ours), -214, 171) + 60`, times 10 times
+    /// this percent; YaneuraOu's scale is 7183 where hayate's is 16384: 228), and its
+    /// pawn-structure entry 1.2 times that where the table does not know the node (0: off).
+    eval_diff_hist = 0;
+    /// A node in check keeps the static evaluation of two plies up for its children's
+    /// `improving` (1), instead of none (0).
+    check_eval_gp = 0;
+    /// A node reached by a reduction of at least three plies, where the opponent's position
+    /// did not worsen, searches a ply deeper; by at least two, with both sides' evaluations
+    /// summing above 173, a ply shallower (1; Stockfish's hindsight depth), or neither (0).
+    prior_reduction_adjust = 0;
+    /// A table cutoff above beta rewards the table's quiet move by `min(130 d - 71, 1043)`
+    /// times this percent (and punishes the opponent's quiet move before it, tried among its
+    /// first four, by 2142 times a quarter of it in its continuation histories, whose
+    /// YaneuraOu scale is 30000); 0: off (YaneuraOu's amounts at hayate's scale: 228).
+    tt_cut_hist = 0;
+    /// A quiet move whose reduced search beats alpha earns this in its continuation
+    /// histories (0: off; YaneuraOu 1426 of its scale).
+    post_lmr_cont = 0;
+    /// A later move searched at full depth with a zero window (not reduced) leads to a node
+    /// of the opposite kind (1: expected cut below an all node, all below a cut node), or to
+    /// an expected cut node (0).
+    full_depth_child_flip = 0;
+    /// Table cutoffs as Stockfish's: a lower bound needs a deeper entry, and below depth 6
+    /// only at expected cut nodes (an upper bound: at expected all nodes) (1), or any entry
+    /// at least as deep (0).
+    tt_cut_strict = 0;
+    /// The threads of a search share one set of correction tables (1), as YaneuraOu and
+    /// Stockfish, or each keeps its own (0).
+    shared_correction = 0;
 }
 
 /// Sets the tunables named in `spec` (`name=value,...`, as `HAYATE_TUNE` holds it). Returns

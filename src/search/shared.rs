@@ -66,7 +66,9 @@ pub(super) struct NodeCounter(pub(super) AtomicU64);
 #[derive(Default)]
 pub struct ThreadData {
     pub history: Box<History>,
-    pub correction: Box<correction::Correction>,
+    /// Correction tables: the thread's own, or one shared by every thread of the search
+    /// (`shared_correction`).
+    pub correction: std::sync::Arc<correction::Correction>,
     /// The main thread's root mate probe solver (allocated on first use).
     pub mate_probe: Option<crate::mate::MateSolver>,
     /// The NNUE accumulators along the search path (allocated when a network is first used).

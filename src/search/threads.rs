@@ -84,6 +84,7 @@ pub fn run(job: SearchJob, reporter: &dyn Reporter) -> SearchResult {
     let SearchJob { root, limits, config, tt, control, mut threads, start } = job;
     let nthreads = config.threads.max(1);
     threads.resize_with(nthreads, ThreadData::default);
+    share_corrections(&mut threads);
     tt.new_search();
 
     // A winning declaration needs no search: `bestmove win`, or the try move itself.
@@ -340,6 +341,20 @@ fn mark_cpu_bound() {
         // SAFETY: pid 0 is the calling thread; `attr` is a valid sched_attr (version 0, 48
         // bytes) that outlives the call.
         unsafe { libc::syscall(libc::SYS_sched_setattr, 0, &attr as *const SchedAttr, 0) };
+    }
+}
+
+/// With `shared_correction`, every thread reads and files corrections in the main thread's
+/// tables (a helper's own are dropped); without it, a thread that shared gets a copy of its own.
+fn share_corrections(threads: &mut [ThreadData]) {
+    let Some((main, helpers)) = threads.split_first_mut() else { return };
+    for h in helpers {
+        let same = Arc::ptr_eq(&h.correction, &main.correction);
+        if shared_correction() != 0 && !same {
+            h.correction = main.correction.clone();
+        } else if shared_correction() == 0 && same {
+            h.correction = Arc::new(main.correction.copy());
+        }
     }
 }
 

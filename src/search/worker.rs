@@ -10,7 +10,7 @@ use super::shared::{Shared, ThreadData};
 use super::*;
 use crate::eval::{self, Value};
 use crate::nnue::{AccumulatorStack, Network};
-use crate::shogi::{Color, EnteringKingRule, Move, Position, RepetitionKind};
+use crate::shogi::{Color, EnteringKingRule, Move, PieceType, Position, RepetitionKind};
 use crate::tt::Bound;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -37,6 +37,13 @@ pub(super) struct Frame {
     /// `eval::piece_sum` of this node's position, VALUE_NONE until known: carried from the
     /// parent's when only a non-king piece moved, so children evaluate incrementally.
     pub(super) piece_sum: Value,
+    /// This node is in check.
+    pub(super) in_check: bool,
+    /// Moves tried at this node so far.
+    pub(super) move_count: usize,
+    /// The reduction (plies) of the zero-window search of this node's move under way (0
+    /// otherwise): the child's hindsight depth reads it.
+    pub(super) reduction: i32,
 }
 
 pub(super) struct Worker<'a> {

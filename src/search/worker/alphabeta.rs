@@ -43,6 +43,11 @@ impl Worker<'_> {
             self.seldepth = ply as i32 + 1;
         }
         let in_check = self.pos.in_check();
+        self.stack[ply].in_check = in_check;
+        self.stack[ply].move_count = 0;
+        // The reduction that led here, read once (the parent's search of this node may be
+        // followed by a re-search at full depth, which must not see it).
+        let prior_reduction = if ply > 0 { std::mem::take(&mut self.stack[ply - 1].reduction) } else { 0 };
         count!(MainNodes);
         #[cfg(feature = "tune")]
         crate::search::stats::at_ply(false, ply);
@@ -81,10 +86,17 @@ impl Worker<'_> {
         if !PV
             && excluded.is_none()
             && let Some(h) = tt_hit
-            && h.depth >= depth
+            && (if tt_cut_strict() != 0 {
+                h.depth > depth - (tt_value <= beta) as i32 && (cut_node == (tt_value >= beta) || depth > 5)
+            } else {
+                h.depth >= depth
+            })
             && cuts_off(h.bound, tt_value, alpha, beta)
         {
             count!(TableCut);
+            if tt_cut_hist() > 0 && tt_value >= beta {
+                self.reward_table_cut(ply, depth, tt_move);
+            }
             return tt_value;
         }
 
@@ -139,7 +151,39 @@ impl Worker<'_> {
             count!(Corrected);
             count!(CorrectionSum, (static_eval - raw_eval).abs());
         }
-        self.stack[ply].static_eval = static_eval;
+        self.stack[ply].static_eval =
+            if in_check && check_eval_gp() != 0 && ply >= 2 { self.stack[ply - 2].static_eval } else { static_eval };
+        let mut depth = depth;
+        if !in_check && excluded.is_none() && ply >= 1 {
+            let prev = self.stack[ply - 1];
+            if eval_diff_hist() > 0
+                && let Some(pm) = prev.current
+                && !prev.in_check
+                && prev.static_eval != VALUE_NONE
+                && self.pos.captured_piece().is_empty()
+            {
+                let diff = (-(prev.static_eval + static_eval)).clamp(-214, 171) + 60;
+                let bonus = diff * 10 * eval_diff_hist() / 100;
+                let hist = &mut self.data.history;
+                hist.update_quiet(!self.pos.side_to_move(), pm, bonus);
+                if tt_hit.is_none()
+                    && !pm.is_promotion()
+                    && self.pos.piece_on(pm.to()).kind() != PieceType::Pawn
+                    && let Some(pt) = prev.current_piece_to
+                {
+                    hist.update_pawn_played(&self.pos, pt, bonus * 12 / 10);
+                }
+            }
+            if prior_reduction_adjust() != 0 && !root && prev.static_eval != VALUE_NONE && !prev.in_check {
+                let opponent_worsening = static_eval > -prev.static_eval;
+                if prior_reduction >= 3 && !opponent_worsening {
+                    depth += 1;
+                }
+                if prior_reduction >= 2 && depth >= 2 && static_eval + prev.static_eval > 173 {
+                    depth -= 1;
+                }
+            }
+        }
         let improving = !in_check
             && ply >= 2
             && self.stack[ply - 2].static_eval != VALUE_NONE
@@ -266,7 +310,6 @@ impl Worker<'_> {
         }
 
         // Internal iterative reduction: no TT move means this node was not searched before.
-        let mut depth = depth;
         if !root && tt_move.is_none() && depth >= iir_depth() && (PV || cut_node) {
             depth -= 1;
         }
@@ -319,7 +362,11 @@ impl Worker<'_> {
             if Some(m) == excluded {
                 continue;
             }
+            // The child's table entry is fetched now, so that the memory access overlaps the
+            // pruning decisions below (a pruned move's fetch is wasted, and cheap).
+            self.shared.tt.prefetch(self.pos.key_after(m));
             move_count += 1;
+            self.stack[ply].move_count = move_count;
             let capture = is_capture(&self.pos, m);
             let tactical = is_tactical(&self.pos, m);
             let gives_check = self.pos.gives_check_with(&check_info, m);
@@ -493,7 +540,6 @@ impl Worker<'_> {
                 count!(ChecksSearched);
             }
             self.enter_child(ply, Some(m), extension);
-            self.shared.tt.prefetch(self.pos.key_after(m));
             self.do_move(m);
             let mut new_depth = depth - 1 + extension;
             if deepen_node {
@@ -531,7 +577,7 @@ impl Worker<'_> {
                         r += lmr_cut_node();
                     }
                     if tt_pv {
-                        r -= 1;
+                        r -= lmr_tt_pv();
                     }
                     if !improving {
                         r += lmr_not_improving();
@@ -553,7 +599,15 @@ impl Worker<'_> {
                         count!(QuietHistory, hist_score);
                     }
                 }
-                value = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                let child_cut = reduced || full_depth_child_flip() == 0 || !cut_node;
+                self.stack[ply].reduction = r;
+                value = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, child_cut);
+                self.stack[ply].reduction = 0;
+                if value > alpha && reduced && post_lmr_cont() > 0 && !tactical {
+                    // The reduced search beat alpha: the move deserved better than its order.
+                    let kt = self.stack[ply].current_kind_to.unwrap_or(0);
+                    self.data.history.update_cont_played(!self.pos.side_to_move(), kt, &conts, post_lmr_cont());
+                }
                 if value > alpha && r > 0 {
                     count!(ReducedFailHigh);
                     // The reduced search's margin decides how deep the re-search goes.
@@ -851,6 +905,30 @@ impl Worker<'_> {
         let result = NodeResult { key, best_move, best_value, orig_alpha, beta, raw_eval };
         self.store_result::<PV>(&result, 0, ply, PV);
         best_value
+    }
+
+    /// A table cutoff above beta at `ply`: the table's quiet move earns history as a cutoff
+    /// would, and the opponent's quiet move before it, tried among its node's first four,
+    /// loses continuation history (it let this node refute it at once).
+    fn reward_table_cut(&mut self, ply: usize, depth: i32, tt_move: Option<Move>) {
+        let pct = tt_cut_hist();
+        if let Some(m) = tt_move
+            && !is_tactical(&self.pos, m)
+        {
+            let conts = self.conts_at(ply);
+            let bonus = (130 * depth - 71).min(1043) * pct / 100;
+            self.data.history.update_quiet_all(&self.pos, m, &conts, bonus);
+        }
+        if ply >= 1 {
+            let prev = self.stack[ply - 1];
+            if let (Some(_), Some(kt)) = (prev.current, prev.current_kind_to)
+                && prev.move_count <= 4
+                && self.pos.captured_piece().is_empty()
+            {
+                let prev_conts = self.conts_at(ply - 1);
+                self.data.history.update_cont_played(!self.pos.side_to_move(), kt, &prev_conts, -2142 * pct / 400);
+            }
+        }
     }
 
     /// The reduction table's entry for `depth` and `move_count` (1024ths of a ply).
