@@ -55,18 +55,20 @@ tunables! {
     nmp_depth_div = 3;
     /// Eval margin above beta that adds one more ply of null-move reduction per this many cp.
     nmp_eval_div = 200;
-    /// Futility pruning of quiet moves: depth limit, base and per-depth margins.
+    /// Futility pruning of quiet moves: depth limit, base and per-depth margins (YaneuraOu's
+    /// 42 and 120; before 2026-12-07 120 and 130).
     futility_depth = 13;
-    futility_base = 120;
-    futility_per_depth = 130;
+    futility_base = 42;
+    futility_per_depth = 120;
     /// Late move pruning: quiets after `LMP_BASE + depth * depth * LMP_SCALE / 2` (improving:
     /// x2) are skipped below `lmp_depth` (30: in effect at every depth, as YaneuraOu).
     lmp_depth = 30;
     lmp_base = 3;
     lmp_scale = 1;
-    /// SEE pruning thresholds per ply of depth (quiet, capture), below this depth.
+    /// SEE pruning thresholds per ply of depth (quiet, capture), below this depth (the
+    /// capture's YaneuraOu's -167; before 2026-12-07 -100).
     see_quiet_margin = -70;
-    see_capture_margin = -100;
+    see_capture_margin = -167;
     see_prune_depth = 30;
     /// Late move reductions: `(LMR_BASE + ln(depth) ln(move_count) * 100 / LMR_DIV) / 100`
     /// plies (both in hundredths).
@@ -240,25 +242,27 @@ tunables! {
     nmp_static_per_depth = 0;
     /// YaneuraOu's pruning of quiet moves: the depth a quiet move is judged at (after its late
     /// move reduction) moves by its history score divided by this (0: off; then futility needs
-    /// a history below 4000 and SEE pruning reads the node's depth).
-    fut_hist_div = 0;
+    /// a history below 4000 and SEE pruning reads the node's depth). 5600: YaneuraOu's divisor
+    /// scaled to hayate's history range (the default since 2026-12-07).
+    fut_hist_div = 5600;
     /// Quiet futility margin terms (centipawns): added while no move has raised alpha, and
     /// where the static evaluation is above alpha (YaneuraOu 151 and 86).
-    fut_no_best = 0;
-    fut_eval_above = 0;
+    fut_no_best = 151;
+    fut_eval_above = 86;
     /// Quiet moves lose at most this times the square of the depth they are judged at by
     /// exchange evaluation (0: `see_quiet_margin` per ply of the node's depth; YaneuraOu 25).
-    see_quiet_lmr = 0;
-    /// Quiet moves whose history score is below `-cont_prune * depth` are pruned (0: never).
-    cont_prune = 0;
+    see_quiet_lmr = 25;
+    /// Quiet moves whose history score is below `-cont_prune * depth` are pruned (0: never;
+    /// YaneuraOu's bar at hayate's scale 8000).
+    cont_prune = 8000;
     /// Futility pruning of captures that do not check where the judged depth is below 7:
     /// `eval + cap_fut_base + cap_fut_per_depth * depth + victim + history/8` at most alpha
     /// (0: off; YaneuraOu 218 and 223).
-    cap_fut_base = 0;
+    cap_fut_base = 218;
     cap_fut_per_depth = 223;
     /// The exchange margin of captures and checks grows by this many 1024ths of the capture
     /// history (YaneuraOu 34 of its own scale).
-    cap_see_hist = 0;
+    cap_see_hist = 22;
     /// History updates after a cutoff: YaneuraOu's bonus and malus (1; linear in depth, the
     /// malus larger and decaying over the quiet moves tried), scaled by `hist_yo_pct`
     /// percent; or one quadratic amount for both (0, `history_bonus_mul`).

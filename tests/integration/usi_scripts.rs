@@ -101,7 +101,7 @@ fn scripts_searching_positions_end_with_a_legal_move() {
 /// test) and the start of the last line it prints when it ran to the end (and, for the match
 /// and soak runners, found nothing wrong). They need `python3` with `cshogi`
 /// (`pip install cshogi`; `.ci/run` installs it).
-const PYTHON_TOOLS: [(&str, &[&str], &str); 14] = [
+const PYTHON_TOOLS: [(&str, &[&str], &str); 15] = [
     ("latency.py", &["--engine", "ENGINE", "--runs", "1"], "quit "),
     (
         "nps.py",
@@ -153,6 +153,13 @@ const PYTHON_TOOLS: [(&str, &[&str], &str); 14] = [
         "thinktime.py",
         &["--engine", "ENGINE", "--time", "2000", "--inc", "100", "--moves", "4"],
         "think time over 4 moves: ",
+    ),
+    // Two runs of three recorded games (hayate against YaneuraOu at node limits): the first and
+    // the last the same in both, the second a loss in the base and a win in the candidate.
+    (
+        "paired.py",
+        &["--base", "tests/data/scripts/paired_base.csa", "--candidate", "tests/data/scripts/paired_candidate.csa"],
+        "candidate - base: +33.3 +- 65.3 points a game (95%), +240.8 +- 454.0 Elo",
     ),
     // One game: hayate (+100 in its own eyes) plays 2i3g, the opponent mates with G*1h.
     (
