@@ -307,10 +307,6 @@ tunables! {
     /// A quiet move whose reduced search beats alpha earns this in its continuation
     /// histories (0: off; YaneuraOu 1426 of its scale).
     post_lmr_cont = 0;
-    /// A later move searched at full depth with a zero window (not reduced) leads to a node
-    /// of the opposite kind (1: expected cut below an all node, all below a cut node), or to
-    /// an expected cut node (0).
-    full_depth_child_flip = 0;
     /// Table cutoffs as Stockfish's: a lower bound needs a deeper entry, and below depth 6
     /// only at expected cut nodes (an upper bound: at expected all nodes) (1), or any entry
     /// at least as deep (0).

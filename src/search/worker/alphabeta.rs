@@ -154,7 +154,8 @@ impl Worker<'_> {
         self.stack[ply].static_eval =
             if in_check && check_eval_gp() != 0 && ply >= 2 { self.stack[ply - 2].static_eval } else { static_eval };
         let mut depth = depth;
-        if !in_check && excluded.is_none() && ply >= 1 {
+        // Both read the parent's frame; off (constants) in a normal build, so free there.
+        if (eval_diff_hist() > 0 || prior_reduction_adjust() != 0) && !in_check && excluded.is_none() && ply >= 1 {
             let prev = self.stack[ply - 1];
             if eval_diff_hist() > 0
                 && let Some(pm) = prev.current
@@ -599,9 +600,8 @@ impl Worker<'_> {
                         count!(QuietHistory, hist_score);
                     }
                 }
-                let child_cut = reduced || full_depth_child_flip() == 0 || !cut_node;
                 self.stack[ply].reduction = r;
-                value = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, child_cut);
+                value = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 self.stack[ply].reduction = 0;
                 if value > alpha && reduced && post_lmr_cont() > 0 && !tactical {
                     // The reduced search beat alpha: the move deserved better than its order.
