@@ -314,6 +314,17 @@ tunables! {
     /// The threads of a search share one set of correction tables (1), as YaneuraOu and
     /// Stockfish, or each keeps its own (0).
     shared_correction = 0;
+    /// Values above beta pulled towards it, as Stockfish's: quiescence's stand pat and
+    /// fail-high values to `(value + beta) / 2` (bit 1), the main search's fail-high value to
+    /// `(value * depth + beta) / (depth + 1)` (bit 2); 0: the values as searched.
+    beta_pull = 0;
+    /// A quiet move cut by futility raises the node's best value to its futility value (1),
+    /// as YaneuraOu, so that a node whose moves are all cut fails low nearer alpha (0: no).
+    futility_best_value = 0;
+    /// Quiet checks are cut by the captures' exchange bar (1; `check_see_pct` percent of it),
+    /// by the quiet moves' bar at their judged depth (2), or never by exchange evaluation (0).
+    check_see_prune = 1;
+    check_see_pct = 100;
 }
 
 /// Sets the tunables named in `spec` (`name=value,...`, as `HAYATE_TUNE` holds it). Returns

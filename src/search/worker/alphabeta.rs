@@ -431,6 +431,13 @@ impl Worker<'_> {
                         && static_eval + margin <= alpha
                         && (fut_hist_div() > 0 || hist_score < 4000)
                     {
+                        let futility_value = static_eval + margin;
+                        if futility_best_value() != 0
+                            && best_value <= futility_value
+                            && futility_value < VALUE_MATE_IN_MAX_PLY
+                        {
+                            best_value = futility_value;
+                        }
                         continue;
                     }
                     let judged_depth = judged_depth.max(0);
@@ -462,8 +469,19 @@ impl Worker<'_> {
                             continue;
                         }
                     }
-                    let margin = see_capture_margin() * depth - cap_hist * cap_see_hist() / 1024;
-                    if depth < see_prune_depth() && !see_ge(&self.pos, m, margin.min(0)) {
+                    let margin = if tactical || check_see_prune() == 1 {
+                        see_capture_margin() * depth * if tactical { 100 } else { check_see_pct() } / 100
+                            - cap_hist * cap_see_hist() / 1024
+                    } else {
+                        // A quiet check held to the quiet moves' bar, at its judged depth.
+                        let judged =
+                            (self.reduced_depth(depth, move_count) + hist_score / fut_hist_div().max(1)).max(0);
+                        -see_quiet_lmr() * judged * judged
+                    };
+                    if depth < see_prune_depth()
+                        && (tactical || check_see_prune() != 0)
+                        && !see_ge(&self.pos, m, margin.min(0))
+                    {
                         continue;
                     }
                 }
@@ -754,6 +772,16 @@ impl Worker<'_> {
             }
         }
 
+        if beta_pull() & 2 != 0
+            && !root
+            && best_value >= beta
+            && best_value.abs() < VALUE_MATE_IN_MAX_PLY
+            && beta.abs() < VALUE_MATE_IN_MAX_PLY
+            && alpha.abs() < VALUE_MATE_IN_MAX_PLY
+        {
+            best_value = (best_value * depth + beta) / (depth + 1);
+        }
+
         // What the search found against the static evaluation, where the bound says which way
         // it errs and no capture or promotion explains the difference.
         if !in_check
@@ -828,6 +856,9 @@ impl Worker<'_> {
             static_eval = self.data.correction.corrected(&self.pos, self.prev_piece_to(ply), raw_eval);
             best_value = static_eval;
             if best_value >= beta {
+                if beta_pull() & 1 != 0 && best_value.abs() < VALUE_MATE_IN_MAX_PLY {
+                    best_value = (best_value + beta) / 2;
+                }
                 // Standing pat is a lower bound for quiescence; keep it with the evaluation.
                 if tt_hit.is_none() {
                     let v = value_to_tt(best_value, ply);
@@ -901,6 +932,9 @@ impl Worker<'_> {
         }
         if in_check && move_count == 0 {
             return mated_in(ply);
+        }
+        if beta_pull() & 1 != 0 && best_value > beta && best_value.abs() < VALUE_MATE_IN_MAX_PLY {
+            best_value = (best_value + beta) / 2;
         }
         let result = NodeResult { key, best_move, best_value, orig_alpha, beta, raw_eval };
         self.store_result::<PV>(&result, 0, ply, PV);
