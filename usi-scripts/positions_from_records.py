@@ -50,7 +50,7 @@ def main():
     found = positions(args.records, args.lo, args.hi, args.count)
     with open(args.out, "w") as f:
         f.write("".join(s + "\n" for s in found))
-    print(f"{len(found)} positions -> {args.out}")
+    print(f"{len(found)} position{'' if len(found) == 1 else 's'} -> {args.out}")
 
 
 if __name__ == "__main__":

@@ -101,7 +101,7 @@ fn scripts_searching_positions_end_with_a_legal_move() {
 /// test) and the start of the last line it prints when it ran to the end (and, for the match
 /// and soak runners, found nothing wrong). They need `python3` with `cshogi`
 /// (`pip install cshogi`; `.ci/run` installs it).
-const PYTHON_TOOLS: [(&str, &[&str], &str); 15] = [
+const PYTHON_TOOLS: [(&str, &[&str], &str); 16] = [
     ("latency.py", &["--engine", "ENGINE", "--runs", "1"], "quit "),
     (
         "nps.py",
@@ -147,6 +147,22 @@ const PYTHON_TOOLS: [(&str, &[&str], &str); 15] = [
         "openings_from_records.py",
         &["data/games-vs-fsf/15-earlier-c.csa", "--out", "OUT_DIR/openings.txt"],
         "19 opening lines from 1 files -> ",
+    ),
+    // Three recorded games of 123, 109 and 91 moves: only the first reaches ply 100 + 10.
+    (
+        "positions_from_records.py",
+        &[
+            "--from",
+            "100",
+            "--to",
+            "110",
+            "--count",
+            "5",
+            "--out",
+            "OUT_DIR/positions.txt",
+            "tests/data/scripts/paired_base.csa",
+        ],
+        "1 position -> ",
     ),
     // Four moves under a Fischer clock: the last line gives the think times.
     (
