@@ -413,14 +413,7 @@ impl Worker<'_> {
                     if cont_prune() > 0 && hist_score < -cont_prune() * depth {
                         continue;
                     }
-                    // The depth the move would be searched to after its reduction (with
-                    // `fut_hist_div`, moved by its history: YaneuraOu's judged depth).
-                    let reduced_depth = self.reduced_depth(depth, move_count);
-                    let judged_depth = if fut_hist_div() > 0 {
-                        reduced_depth + hist_score / fut_hist_div()
-                    } else {
-                        reduced_depth.max(0)
-                    };
+                    let judged_depth = self.judged_depth(depth, move_count, hist_score);
                     let futility_depth_of_move = if futility_lmr_depth() != 0 { judged_depth } else { depth };
                     let margin = futility_base()
                         + futility_per_depth() * futility_depth_of_move
@@ -469,13 +462,13 @@ impl Worker<'_> {
                             continue;
                         }
                     }
-                    let margin = if tactical || check_see_prune() == 1 {
-                        see_capture_margin() * depth * if tactical { 100 } else { check_see_pct() } / 100
-                            - cap_hist * cap_see_hist() / 1024
+                    let margin = if tactical {
+                        see_capture_margin() * depth - cap_hist * cap_see_hist() / 1024
+                    } else if check_see_prune() == 1 {
+                        see_capture_margin() * depth * check_see_pct() / 100
                     } else {
                         // A quiet check held to the quiet moves' bar, at its judged depth.
-                        let judged =
-                            (self.reduced_depth(depth, move_count) + hist_score / fut_hist_div().max(1)).max(0);
+                        let judged = self.judged_depth(depth, move_count, hist_score).max(0);
                         -see_quiet_lmr() * judged * judged
                     };
                     if depth < see_prune_depth()
@@ -779,7 +772,7 @@ impl Worker<'_> {
             && beta.abs() < VALUE_MATE_IN_MAX_PLY
             && alpha.abs() < VALUE_MATE_IN_MAX_PLY
         {
-            best_value = (best_value * depth + beta) / (depth + 1);
+            best_value = pulled_to_beta(best_value, beta, depth);
         }
 
         // What the search found against the static evaluation, where the bound says which way
@@ -857,7 +850,7 @@ impl Worker<'_> {
             best_value = static_eval;
             if best_value >= beta {
                 if beta_pull() & 1 != 0 && best_value.abs() < VALUE_MATE_IN_MAX_PLY {
-                    best_value = (best_value + beta) / 2;
+                    best_value = pulled_to_beta(best_value, beta, 1);
                 }
                 // Standing pat is a lower bound for quiescence; keep it with the evaluation.
                 if tt_hit.is_none() {
@@ -934,7 +927,7 @@ impl Worker<'_> {
             return mated_in(ply);
         }
         if beta_pull() & 1 != 0 && best_value > beta && best_value.abs() < VALUE_MATE_IN_MAX_PLY {
-            best_value = (best_value + beta) / 2;
+            best_value = pulled_to_beta(best_value, beta, 1);
         }
         let result = NodeResult { key, best_move, best_value, orig_alpha, beta, raw_eval };
         self.store_result::<PV>(&result, 0, ply, PV);
@@ -974,6 +967,14 @@ impl Worker<'_> {
     /// negative): the depth shallow pruning judges it at.
     fn reduced_depth(&self, depth: i32, move_count: usize) -> i32 {
         depth - 1 - self.base_reduction(depth, move_count) / LMR_GRAIN
+    }
+
+    /// The depth quiet-move pruning judges a move at: its reduced depth, moved by its history
+    /// with `fut_hist_div` (YaneuraOu's judged depth; it may be negative), or else the reduced
+    /// depth, at least 0.
+    fn judged_depth(&self, depth: i32, move_count: usize, hist_score: i32) -> i32 {
+        let reduced = self.reduced_depth(depth, move_count);
+        if fut_hist_div() > 0 { reduced + hist_score / fut_hist_div() } else { reduced.max(0) }
     }
 
     /// The late move reduction of the fine scheme (1024ths of a ply), before the terms that
@@ -1060,6 +1061,11 @@ fn cuts_off(bound: Bound, value: Value, alpha: Value, beta: Value) -> bool {
             Bound::Upper => value <= alpha,
             Bound::EvalOnly => false,
         }
+}
+
+/// A value above beta moved towards it, by `1 / (weight + 1)` of the distance (`beta_pull`).
+fn pulled_to_beta(value: Value, beta: Value, weight: i32) -> Value {
+    (value * weight + beta) / (weight + 1)
 }
 
 /// What a finished node stores in the table.
