@@ -254,6 +254,16 @@ impl History {
     }
 }
 
+/// The index of the first of the highest scores in `scores` (not empty): the move a selection
+/// sort picks next. Two passes (the maximum, then where it first is) instead of one that
+/// carries the best index: the first pass has no dependency between elements and runs on
+/// vector registers, which made the quiet moves' scan a third of what it cost.
+#[inline]
+fn first_max(scores: &[i32]) -> usize {
+    let best = scores.iter().copied().max().unwrap_or(i32::MIN);
+    scores.iter().position(|&s| s == best).unwrap_or(0)
+}
+
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Stage {
     TtMove,
@@ -480,12 +490,7 @@ impl MovePicker {
         if self.cur >= self.moves.len() {
             return None;
         }
-        let mut best = self.cur;
-        for i in self.cur + 1..self.moves.len() {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        let best = self.cur + first_max(&self.scores[self.cur..]);
         self.moves.swap(self.cur, best);
         self.scores.swap(self.cur, best);
         let m = self.moves[self.cur];
@@ -582,8 +587,7 @@ impl MovePicker {
                     while self.cur < self.moves.len() {
                         if self.select_quiets && self.quiet_checks_only.is_none() {
                             // Best first while any is above the limit; the rest as they come.
-                            let best = (self.cur..self.moves.len())
-                                .fold(self.cur, |b, i| if self.scores[i] > self.scores[b] { i } else { b });
+                            let best = self.cur + first_max(&self.scores[self.cur..]);
                             if self.scores[best] <= self.quiet_sort_limit {
                                 self.select_quiets = false;
                             } else {
@@ -635,5 +639,39 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_max;
+
+    /// The index a selection sort's one-pass scan picks: the first of the highest.
+    fn first_max_by_scan(scores: &[i32]) -> usize {
+        let mut best = 0;
+        for i in 1..scores.len() {
+            if scores[i] > scores[best] {
+                best = i;
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn first_max_picks_the_first_of_the_highest_scores() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for len in 1..200 {
+            // Few distinct values, so that ties (which the order depends on) are common.
+            let scores: Vec<i32> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x % 7) as i32 * 1000 - 3000 + if x.is_multiple_of(11) { i32::MIN / 2 } else { 0 }
+                })
+                .collect();
+            assert_eq!(first_max(&scores), first_max_by_scan(&scores), "{scores:?}");
+        }
+        assert_eq!(first_max(&[i32::MIN, i32::MIN]), 0);
     }
 }

@@ -868,6 +868,9 @@ impl Worker<'_> {
         let orig_alpha = alpha;
         while let Some(m) = picker.next(&self.pos, &self.data.history) {
             move_count += 1;
+            // As in the main search: the child's entry is fetched while the pruning below
+            // decides (a pruned move's fetch is wasted, and cheap).
+            self.shared.tt.prefetch(self.pos.key_after(m));
             if in_check
                 && qs_evasion_captures_only() != 0
                 && best_value > -VALUE_MATE_IN_MAX_PLY
@@ -902,7 +905,6 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            self.shared.tt.prefetch(self.pos.key_after(m));
             self.do_move(m);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth - 1);
             self.undo_move(m);
