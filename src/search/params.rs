@@ -325,6 +325,17 @@ tunables! {
     /// by the quiet moves' bar at their judged depth (2), or never by exchange evaluation (0).
     check_see_prune = 1;
     check_see_pct = 100;
+    /// Quiescence's pruning as YaneuraOu's (1): a move that neither checks nor takes back on
+    /// the last move's square only among the first two and where `qs_yo_margin` plus the
+    /// victim's value may reach alpha (a cut one raises the best value to that), then captures
+    /// losing more than `qs_yo_see`; or delta pruning by `qs_delta_margin` and no losing
+    /// capture (0).
+    qs_yo = 0;
+    qs_yo_margin = 328;
+    qs_yo_see = 73;
+    /// A node searched deeper than 3 that fails low, below a node on the table's PV, is stored
+    /// as on the table's PV too (1; Stockfish), or as it was found (0).
+    tt_pv_inherit = 0;
 }
 
 /// Sets the tunables named in `spec` (`name=value,...`, as `HAYATE_TUNE` holds it). Returns

@@ -44,6 +44,8 @@ pub(super) struct Frame {
     /// The reduction (plies) of the zero-window search of this node's move under way (0
     /// otherwise): the child's hindsight depth reads it.
     pub(super) reduction: i32,
+    /// This node is on the table's PV (`tt_pv`), as its search began.
+    pub(super) tt_pv: bool,
 }
 
 pub(super) struct Worker<'a> {

@@ -82,7 +82,8 @@ impl Worker<'_> {
             tt_hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m))
         };
         let tt_value = tt_hit.map_or(VALUE_NONE, |h| value_from_tt(h.value, ply));
-        let tt_pv = PV || tt_hit.is_some_and(|h| h.is_pv);
+        let mut tt_pv = PV || tt_hit.is_some_and(|h| h.is_pv);
+        self.stack[ply].tt_pv = tt_pv;
         if !PV
             && excluded.is_none()
             && let Some(h) = tt_hit
@@ -786,6 +787,11 @@ impl Worker<'_> {
             self.data.correction.update(&self.pos, self.prev_piece_to(ply), static_eval, best_value, depth);
         }
 
+        // A node that fails low below a table-PV node is kept on the table's PV too: the
+        // opponent's move that led here is probably good (Stockfish's, `tt_pv_inherit`).
+        if tt_pv_inherit() != 0 && !root && best_value <= orig_alpha && depth > 3 && self.stack[ply - 1].tt_pv {
+            tt_pv = true;
+        }
         if excluded.is_none() && !(root && self.pv_idx > 0) {
             let result = NodeResult { key, best_move, best_value, orig_alpha, beta, raw_eval };
             self.store_result::<PV>(&result, depth, ply, tt_pv);
@@ -878,7 +884,39 @@ impl Worker<'_> {
             {
                 continue;
             }
-            if !in_check {
+            if !in_check && qs_yo() != 0 {
+                // YaneuraOu's: moves that neither check nor take back on the last move's
+                // square are tried only among the first two, and only where they may reach
+                // alpha (those cut raise the best value to what they could reach); then any
+                // capture that loses more than a pawn's worth is cut.
+                let recapture = self.pos.last_move().is_some_and(|last| last.to() == m.to());
+                if best_value > -VALUE_MATE_IN_MAX_PLY && !recapture && !self.pos.gives_check(m) {
+                    if move_count > 2 {
+                        continue;
+                    }
+                    let futility_base = static_eval + qs_yo_margin();
+                    let victim = self.pos.piece_on(m.to());
+                    let futility_value =
+                        futility_base + if victim.is_empty() { 0 } else { eval::PIECE_VALUE[victim.kind().index()] };
+                    if futility_value <= alpha {
+                        best_value = best_value.max(futility_value);
+                        continue;
+                    }
+                    if !see_ge(&self.pos, m, alpha - futility_base) {
+                        best_value = best_value.max(alpha.min(futility_base));
+                        continue;
+                    }
+                }
+                if best_value > -VALUE_MATE_IN_MAX_PLY && !see_ge(&self.pos, m, -qs_yo_see()) {
+                    continue;
+                }
+                if qdepth <= -6
+                    && let Some(last) = self.pos.last_move()
+                    && last.to() != m.to()
+                {
+                    continue;
+                }
+            } else if !in_check {
                 if qs_move_limit() > 0
                     && move_count > qs_move_limit() + PV as i32
                     && best_value > -VALUE_MATE_IN_MAX_PLY
