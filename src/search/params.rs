@@ -329,8 +329,8 @@ tunables! {
     /// the last move's square only among the first two and where `qs_yo_margin` plus the
     /// victim's value may reach alpha (a cut one raises the best value to that), then captures
     /// losing more than `qs_yo_see`; or delta pruning by `qs_delta_margin` and no losing
-    /// capture (0).
-    qs_yo = 0;
+    /// capture (0; the default before 2026-12-07).
+    qs_yo = 1;
     qs_yo_margin = 328;
     qs_yo_see = 73;
     /// A node searched deeper than 3 that fails low, below a node on the table's PV, is stored
