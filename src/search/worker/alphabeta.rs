@@ -83,7 +83,10 @@ impl Worker<'_> {
         };
         let tt_value = tt_hit.map_or(VALUE_NONE, |h| value_from_tt(h.value, ply));
         let mut tt_pv = PV || tt_hit.is_some_and(|h| h.is_pv);
-        self.stack[ply].tt_pv = tt_pv;
+        if tt_pv_inherit() != 0 {
+            // Read only by the children's inheritance (off: a constant, no store per node).
+            self.stack[ply].tt_pv = tt_pv;
+        }
         if !PV
             && excluded.is_none()
             && let Some(h) = tt_hit
@@ -910,12 +913,6 @@ impl Worker<'_> {
                 if best_value > -VALUE_MATE_IN_MAX_PLY && !see_ge(&self.pos, m, -qs_yo_see()) {
                     continue;
                 }
-                if qdepth <= -6
-                    && let Some(last) = self.pos.last_move()
-                    && last.to() != m.to()
-                {
-                    continue;
-                }
             } else if !in_check {
                 if qs_move_limit() > 0
                     && move_count > qs_move_limit() + PV as i32
@@ -935,13 +932,14 @@ impl Worker<'_> {
                 if !see_ge(&self.pos, m, 0) {
                     continue;
                 }
-                // Deep in quiescence, only recaptures.
-                if qdepth <= -6
-                    && let Some(last) = self.pos.last_move()
-                    && last.to() != m.to()
-                {
-                    continue;
-                }
+            }
+            // Deep in quiescence, only recaptures (under either pruning scheme).
+            if !in_check
+                && qdepth <= -6
+                && let Some(last) = self.pos.last_move()
+                && last.to() != m.to()
+            {
+                continue;
             }
             self.do_move(m);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth - 1);
