@@ -2,8 +2,8 @@
 //! history, bad captures) and the history tables it reads.
 
 use super::params::{
-    HISTORY_MAX, LOW_PLY, PAWN_HISTORY_SIZE, capture_hist_div, cont_by_colour, cont_relative, evasion_cont,
-    good_capture_see_div, low_ply_history, pawn_history, quiet_check_bonus, quiet_main_weight,
+    HISTORY_MAX, LOW_PLY, PAWN_HISTORY_SIZE, capture_hist_div, cont_by_colour, cont_relative, cont_slot_weights,
+    evasion_cont, good_capture_see_div, low_ply_history, pawn_history, quiet_check_bonus, quiet_main_weight,
 };
 use super::see::see_ge;
 use crate::eval::{PIECE_VALUE, capture_value};
@@ -53,6 +53,10 @@ pub const CONT_PLIES: usize = 5;
 /// Kind-to indices of the earlier moves whose continuation histories score a quiet move: one,
 /// two, four, three and six plies back (None where there is no such move, or it is not used).
 pub type Conts = [Option<usize>; CONT_PLIES];
+
+/// Stockfish's weights (1024ths) of a bonus in each continuation history, in `Conts`' order
+/// (one, two, four, three and six plies back), used with `cont_slot_weights`.
+const CONT_SLOT_WEIGHTS: [i32; CONT_PLIES] = [1108, 652, 572, 273, 449];
 
 /// History tables of one search thread; they persist between searches of a game.
 pub struct History {
@@ -202,7 +206,8 @@ impl History {
     pub fn update_cont_played(&mut self, us: Color, kt: usize, conts: &Conts, bonus: i32) {
         for (slot, c) in conts.iter().enumerate() {
             if let Some(c) = c {
-                gravity(&mut self.continuation[Self::cont_index(us, slot, *c, kt)], bonus);
+                let b = if cont_slot_weights() != 0 { bonus * CONT_SLOT_WEIGHTS[slot] / 1024 } else { bonus };
+                gravity(&mut self.continuation[Self::cont_index(us, slot, *c, kt)], b);
             }
         }
     }

@@ -333,9 +333,17 @@ tunables! {
     qs_yo = 1;
     qs_yo_margin = 328;
     qs_yo_see = 73;
+    /// With `qs_yo`, YaneuraOu's rule for every move (1): once the best value is not a loss,
+    /// only captures (no quiet evasion, no promotion without a capture), in check too held to
+    /// `qs_yo_see`; or only for the moves out of check (0).
+    qs_yo_all = 0;
     /// A node searched deeper than 3 that fails low, below a node on the table's PV, is stored
     /// as on the table's PV too (1; Stockfish), or as it was found (0).
     tt_pv_inherit = 0;
+    /// Continuation histories updated with a weight per earlier move (1: Stockfish's, in
+    /// 1024ths: one ply back 1108, two 652, three 273, four 572, six 449) or all with the
+    /// whole bonus (0).
+    cont_slot_weights = 0;
 }
 
 /// Sets the tunables named in `spec` (`name=value,...`, as `HAYATE_TUNE` holds it). Returns

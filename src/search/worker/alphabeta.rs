@@ -367,9 +367,6 @@ impl Worker<'_> {
             if Some(m) == excluded {
                 continue;
             }
-            // The child's table entry is fetched now, so that the memory access overlaps the
-            // pruning decisions below (a pruned move's fetch is wasted, and cheap).
-            self.shared.tt.prefetch(self.pos.key_after(m));
             move_count += 1;
             self.stack[ply].move_count = move_count;
             let capture = is_capture(&self.pos, m);
@@ -555,6 +552,10 @@ impl Worker<'_> {
             if gives_check {
                 count!(ChecksSearched);
             }
+            // The child's table entry, fetched only for a move that is searched: a fetch for
+            // each pruned move cost more (an address translation each) than the overlap with
+            // the pruning decisions gained (nodes/s 1.034 in the middle game, 2026-12-07).
+            self.shared.tt.prefetch(self.pos.key_after(m));
             self.enter_child(ply, Some(m), extension);
             self.do_move(m);
             let mut new_depth = depth - 1 + extension;
@@ -877,9 +878,6 @@ impl Worker<'_> {
         let orig_alpha = alpha;
         while let Some(m) = picker.next(&self.pos, &self.data.history) {
             move_count += 1;
-            // As in the main search: the child's entry is fetched while the pruning below
-            // decides (a pruned move's fetch is wasted, and cheap).
-            self.shared.tt.prefetch(self.pos.key_after(m));
             if in_check
                 && qs_evasion_captures_only() != 0
                 && best_value > -VALUE_MATE_IN_MAX_PLY
@@ -910,10 +908,22 @@ impl Worker<'_> {
                         continue;
                     }
                 }
+                if qs_yo_all() != 0 && best_value > -VALUE_MATE_IN_MAX_PLY && !is_capture(&self.pos, m) {
+                    continue;
+                }
                 if best_value > -VALUE_MATE_IN_MAX_PLY && !see_ge(&self.pos, m, -qs_yo_see()) {
                     continue;
                 }
-            } else if !in_check {
+            } else if in_check {
+                // YaneuraOu's in check too (`qs_yo_all`): once an evasion holds, only captures
+                // that lose at most `qs_yo_see`.
+                if qs_yo_all() != 0
+                    && best_value > -VALUE_MATE_IN_MAX_PLY
+                    && (!is_capture(&self.pos, m) || !see_ge(&self.pos, m, -qs_yo_see()))
+                {
+                    continue;
+                }
+            } else {
                 if qs_move_limit() > 0
                     && move_count > qs_move_limit() + PV as i32
                     && best_value > -VALUE_MATE_IN_MAX_PLY
@@ -941,6 +951,8 @@ impl Worker<'_> {
             {
                 continue;
             }
+            // As in the main search: fetched only for a move that is searched.
+            self.shared.tt.prefetch(self.pos.key_after(m));
             self.do_move(m);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth - 1);
             self.undo_move(m);
