@@ -888,8 +888,8 @@ impl Worker<'_> {
             if !in_check && qs_yo() != 0 {
                 // YaneuraOu's: moves that neither check nor take back on the last move's
                 // square are tried only among the first two, and only where they may reach
-                // alpha (those cut raise the best value to what they could reach); then any
-                // capture that loses more than a pawn's worth is cut.
+                // alpha (those cut raise the best value to what they could reach); the
+                // exchange bar for all moves follows below.
                 let recapture = self.pos.last_move().is_some_and(|last| last.to() == m.to());
                 if best_value > -VALUE_MATE_IN_MAX_PLY && !recapture && !self.pos.gives_check(m) {
                     if move_count > 2 {
@@ -908,22 +908,7 @@ impl Worker<'_> {
                         continue;
                     }
                 }
-                if qs_yo_all() != 0 && best_value > -VALUE_MATE_IN_MAX_PLY && !is_capture(&self.pos, m) {
-                    continue;
-                }
-                if best_value > -VALUE_MATE_IN_MAX_PLY && !see_ge(&self.pos, m, -qs_yo_see()) {
-                    continue;
-                }
-            } else if in_check {
-                // YaneuraOu's in check too (`qs_yo_all`): once an evasion holds, only captures
-                // that lose at most `qs_yo_see`.
-                if qs_yo_all() != 0
-                    && best_value > -VALUE_MATE_IN_MAX_PLY
-                    && (!is_capture(&self.pos, m) || !see_ge(&self.pos, m, -qs_yo_see()))
-                {
-                    continue;
-                }
-            } else {
+            } else if !in_check {
                 if qs_move_limit() > 0
                     && move_count > qs_move_limit() + PV as i32
                     && best_value > -VALUE_MATE_IN_MAX_PLY
@@ -940,6 +925,16 @@ impl Worker<'_> {
                     continue;
                 }
                 if !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+            }
+            // YaneuraOu's last rules: once the best value is not a loss, only captures (with
+            // `qs_yo_all`; in check too), and no capture losing more than `qs_yo_see`.
+            if qs_yo() != 0 && (!in_check || qs_yo_all() != 0) && best_value > -VALUE_MATE_IN_MAX_PLY {
+                if qs_yo_all() != 0 && !is_capture(&self.pos, m) {
+                    continue;
+                }
+                if !see_ge(&self.pos, m, -qs_yo_see()) {
                     continue;
                 }
             }
