@@ -2,9 +2,12 @@
 //!
 //! - Step pieces (pawn, knight, silver, gold, king): tables computed at compile time.
 //! - Lance: computed from the file's word with two bit scans (no table; see `lance_attacks`).
-//! - Rook and bishop: magic bitboards. The magic numbers live in `magics.rs` and are produced
+//! - Rook: the file's two rays as for lances, the rank's from a 20 KiB compile-time table
+//!   indexed by the rank's inner occupancy (see `rank_attacks`). A magic table for the rook
+//!   held 9 MiB: most lookups missed the caches, beside the network's 64 MB.
+//! - Bishop: magic bitboards (0.4 MiB). The magic numbers live in `magics.rs` and are produced
 //!   by `find_magics` (run `cargo run --release --bin find_magics > src/shogi/magics.rs`); the
-//!   lookup tables are filled once at start-up from the slow reference attack function.
+//!   lookup table is filled once at start-up from the slow reference attack function.
 //! - `between` / `line`: compile-time tables for pins, interpositions and alignment.
 //!
 //! Every table also takes `Square::NONE` (a missing king) and gives the empty board for it:
@@ -12,7 +15,7 @@
 //! without a king has no checkers and no pins without a test in the hot paths.
 
 use super::bitboard::Bitboard;
-use super::magics::{BISHOP_MAGICS, ROOK_MAGICS};
+use super::magics::BISHOP_MAGICS;
 use super::types::{Color, PieceType, Square};
 use once_cell::sync::Lazy;
 
@@ -172,7 +175,6 @@ struct MagicEntry {
 }
 
 struct SliderTables {
-    rook: [MagicEntry; SQ_ENTRIES],
     bishop: [MagicEntry; SQ_ENTRIES],
     attacks: Vec<Bitboard>,
 }
@@ -200,17 +202,11 @@ fn fill_magic(
 }
 
 static SLIDERS: Lazy<SliderTables> = Lazy::new(|| {
-    let mut t = SliderTables {
-        rook: [MagicEntry::default(); SQ_ENTRIES],
-        bishop: [MagicEntry::default(); SQ_ENTRIES],
-        attacks: Vec::with_capacity(520_000),
-    };
-    fill_magic(&mut t.rook, &mut t.attacks, &ROOK_MAGICS, &ROOK_DIRS);
+    let mut t = SliderTables { bishop: [MagicEntry::default(); SQ_ENTRIES], attacks: Vec::with_capacity(26_000) };
     fill_magic(&mut t.bishop, &mut t.attacks, &BISHOP_MAGICS, &BISHOP_DIRS);
     // `Square::NONE`: an empty mask and a zero magic always index one empty entry.
     let none = MagicEntry { mask: Bitboard::EMPTY, magic: 0, shift: 0, offset: t.attacks.len() as u32 };
     t.attacks.push(Bitboard::EMPTY);
-    t.rook[Square::NONE.index()] = none;
     t.bishop[Square::NONE.index()] = none;
     t
 });
@@ -220,11 +216,79 @@ pub fn init() {
     Lazy::force(&SLIDERS);
 }
 
+/// A rook's attacks: along its file (both rays at once, as `lance_attacks` finds one) and
+/// along its rank (`rank_attacks`).
 #[inline]
 pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    let t = &*SLIDERS;
-    let e = &t.rook[sq.index()];
-    t.attacks[e.offset as usize + magic_index(occ, e.mask, e.magic, e.shift)]
+    file_attacks(sq, occ) | rank_attacks(sq, occ)
+}
+
+/// Both rays along the file of `sq`, from the file's word alone (see `lance_attacks`).
+#[inline]
+pub fn file_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    let i = sq.index();
+    let (word, bit) = if i < 63 { (0, i) } else { (1, i - 63) };
+    let file_bits: u64 = 0x1ff << (bit - sq.rank() as usize);
+    let o = occ.part(word);
+    let below = file_bits & ((1u64 << bit) - 1);
+    let down = below & !((1u64 << (63 - ((o & below) | 1).leading_zeros())) - 1);
+    let above = file_bits & !((2u64 << bit) - 1);
+    let up = above & (2u64 << ((o & above) | (1 << 63)).trailing_zeros()).wrapping_sub(1);
+    if word == 0 { Bitboard::from_parts(down | up, 0) } else { Bitboard::from_parts(0, down | up) }
+}
+
+/// Files 2-7 on the first rank of the first word (bits 9, 18, .. 54): the inner squares of a
+/// rank there, once the rank is shifted down to the first.
+const RANK_INNER_WORD0: u64 = 0x0040_2010_0804_0200;
+/// Multiplier that gathers those six bits (9 i for i in 1..=6) onto bits 58-63: bit 9 i goes
+/// to 57 + i through the term 2^(57 - 8 i); every other product lands on a distinct bit below
+/// 58 or beyond the word, so no carry reaches the gathered bits.
+const RANK_GATHER: u64 = (1 << 49) | (1 << 41) | (1 << 33) | (1 << 25) | (1 << 17) | (1 << 9);
+
+/// `RANK_TABLE[file][inner]`: a rook's attacks along the first rank from `file` when the rank's
+/// inner squares (files 2-8, bit k for file k + 2) hold `inner`; file 9 of the table stands for
+/// `Square::NONE`, which attacks nothing. 10 x 128 bitboards, 20 KiB.
+static RANK_TABLE: [[Bitboard; 128]; 10] = rank_table();
+
+const fn rank_table() -> [[Bitboard; 128]; 10] {
+    let mut t = [[Bitboard::EMPTY; 128]; 10];
+    let mut file = 0;
+    while file < 9 {
+        let mut inner = 0;
+        while inner < 128 {
+            let mut att = Bitboard::EMPTY;
+            let mut dir = 0;
+            while dir < 2 {
+                let step: i32 = if dir == 0 { -1 } else { 1 };
+                let mut f = file as i32 + step;
+                while f >= 0 && f < 9 {
+                    att = att.const_or(Bitboard::from_square(Square::from_file_rank(f as u8, 0)));
+                    // Files 1 and 9 (indices 0 and 8) end the rank; the inner ones may block.
+                    if f == 0 || f == 8 || inner >> (f - 1) & 1 != 0 {
+                        break;
+                    }
+                    f += step;
+                }
+                dir += 1;
+            }
+            t[file][inner] = att;
+            inner += 1;
+        }
+        file += 1;
+    }
+    t
+}
+
+/// A rook's attacks along the rank of `sq`: the rank's inner occupancy gathered into 7 bits
+/// (six from the first word by one multiplication, file 8's from the second), the first rank's
+/// answer looked up, then shifted up to the rank.
+#[inline]
+pub fn rank_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    let r = sq.rank() as u32;
+    let low = ((occ.part(0) >> r) & RANK_INNER_WORD0).wrapping_mul(RANK_GATHER) >> 58;
+    let high = (occ.part(1) >> r) & 1; // file 8 (index 7) is the second word's first file
+    let att = RANK_TABLE[sq.file() as usize][(low | high << 6) as usize];
+    Bitboard::from_parts(att.part(0) << r, att.part(1) << r)
 }
 
 #[inline]
@@ -524,9 +588,8 @@ mod tests {
     #[test]
     fn masks_do_not_collide_when_merged() {
         for sq in Square::all() {
-            for mask in [rook_mask(sq), bishop_mask(sq)] {
-                assert_eq!(mask.merge().count_ones(), mask.count(), "{sq}");
-            }
+            let mask = bishop_mask(sq);
+            assert_eq!(mask.merge().count_ones(), mask.count(), "{sq}");
         }
     }
 

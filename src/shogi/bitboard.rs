@@ -2,8 +2,8 @@
 //!
 //! Two words: `p[0]` holds squares 0..63 (files 1-7), `p[1]` squares 63..81 (files 8-9). A file
 //! never straddles the two words, so per-file work (lances, pawns, nifu) touches one word, and a
-//! one-square step along a file is a shift of each word on its own. For slider lookups the two
-//! words are OR-ed into one 64-bit key (`merge`): the layout guarantees that no rook or bishop
+//! one-square step along a file is a shift of each word on its own. For the bishop's magic lookup
+//! the two words are OR-ed into one 64-bit key (`merge`): the layout guarantees that no bishop
 //! occupancy mask has two squares that fall on the same bit.
 
 use super::types::{Color, Square};
