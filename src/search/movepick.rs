@@ -262,11 +262,21 @@ impl History {
 /// The index of the first of the highest scores in `scores` (not empty): the move a selection
 /// sort picks next. Two passes (the maximum, then where it first is) instead of one that
 /// carries the best index: the first pass has no dependency between elements and runs on
-/// vector registers, which made the quiet moves' scan a third of what it cost.
+/// vector registers, which made the quiet moves' scan a third of what it cost. The second
+/// tests eight scores at a time without a branch (also on vector registers), and looks for
+/// the one only in the eight that hold it.
 #[inline]
 fn first_max(scores: &[i32]) -> usize {
     let best = scores.iter().copied().max().unwrap_or(i32::MIN);
-    scores.iter().position(|&s| s == best).unwrap_or(0)
+    let mut chunks = scores.chunks_exact(8);
+    let mut base = 0;
+    for c in &mut chunks {
+        if c.iter().fold(false, |hit, &s| hit | (s == best)) {
+            return base + c.iter().position(|&s| s == best).unwrap_or(0);
+        }
+        base += 8;
+    }
+    base + chunks.remainder().iter().position(|&s| s == best).unwrap_or(0)
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
