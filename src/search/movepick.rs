@@ -47,6 +47,9 @@ pub fn kind_to_index(pos: &Position, m: Move) -> usize {
 
 const KIND_TO: usize = 15 * 81;
 
+/// The continuation row of an earlier move that does not exist (scores nothing).
+static ZERO_ROW: [i16; KIND_TO] = [0; KIND_TO];
+
 /// How many earlier moves' continuation histories score a quiet move.
 pub const CONT_PLIES: usize = 5;
 
@@ -444,15 +447,34 @@ impl MovePicker {
         }
     }
 
+    /// `History::quiet_score` plus the ordering's extras for every generated quiet move. The
+    /// node's continuation rows (and its pawn-structure row) are found once for all of them:
+    /// a missing earlier move reads a row of zeros, so each move adds its five entries without
+    /// a test.
     fn score_quiets(&mut self, pos: &Position, hist: &History) {
         self.scores.clear();
+        let us = pos.side_to_move();
+        let rows: [&[i16]; CONT_PLIES] = std::array::from_fn(|slot| match self.conts[slot] {
+            Some(c) => {
+                let start = History::cont_index(us, slot, c, 0);
+                &hist.continuation[start..start + KIND_TO]
+            }
+            None => &ZERO_ROW,
+        });
+        let pawn_row: &[i16] = match self.pawn {
+            Some(p) if pawn_history() != 0 => &hist.pawn[p * 32 * 81..(p + 1) * 32 * 81],
+            _ => &[],
+        };
         for &m in self.moves.iter() {
-            self.scores.push(
-                hist.quiet_score(pos, m, &self.conts)
-                    + hist.pawn_score(self.pawn, pos, m)
-                    + self.check_bonus(pos, m)
-                    + hist.low_ply_score(self.ply, m),
-            );
+            let kt = kind_to_index(pos, m);
+            let mut s = hist.quiet(us, m) * quiet_main_weight();
+            for row in &rows {
+                s += row[kt] as i32;
+            }
+            if !pawn_row.is_empty() {
+                s += pawn_row[piece_to_index(pos, m)] as i32 * pawn_history();
+            }
+            self.scores.push(s + self.check_bonus(pos, m) + hist.low_ply_score(self.ply, m));
         }
     }
 
