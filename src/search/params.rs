@@ -333,10 +333,10 @@ tunables! {
     qs_yo = 1;
     qs_yo_margin = 328;
     qs_yo_see = 73;
-    /// With `qs_yo`, YaneuraOu's rule for every move (1): once the best value is not a loss,
-    /// only captures (no quiet evasion, no promotion without a capture), in check too held to
-    /// `qs_yo_see`; or only for the moves out of check (0).
-    qs_yo_all = 0;
+    /// With `qs_yo`, YaneuraOu's rule for every move (1; the default since 2026-12-07): once
+    /// the best value is not a loss, only captures (no quiet evasion, no promotion without a
+    /// capture), in check too held to `qs_yo_see`; or only for the moves out of check (0).
+    qs_yo_all = 1;
     /// A node searched deeper than 3 that fails low, below a node on the table's PV, is stored
     /// as on the table's PV too (1; Stockfish), or as it was found (0).
     tt_pv_inherit = 0;
