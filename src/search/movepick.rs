@@ -125,10 +125,22 @@ impl History {
     /// `pawn_index`; None while `pawn_history` is off).
     #[inline]
     pub fn pawn_score(&self, pawn: Option<usize>, pos: &Position, m: Move) -> i32 {
+        Self::pawn_score_in(self.pawn_row(pawn), pos, m)
+    }
+
+    /// The pawn-structure row of `pawn` (empty while `pawn_history` is off).
+    #[inline]
+    fn pawn_row(&self, pawn: Option<usize>) -> &[i16] {
         match pawn {
-            Some(p) if pawn_history() != 0 => self.pawn[p * 32 * 81 + piece_to_index(pos, m)] as i32 * pawn_history(),
-            _ => 0,
+            Some(p) if pawn_history() != 0 => &self.pawn[p * 32 * 81..(p + 1) * 32 * 81],
+            _ => &[],
         }
+    }
+
+    /// `pawn_score` of `m` with the node's `pawn_row`.
+    #[inline]
+    fn pawn_score_in(row: &[i16], pos: &Position, m: Move) -> i32 {
+        if row.is_empty() { 0 } else { row[piece_to_index(pos, m)] as i32 * pawn_history() }
     }
 
     /// Forgets the low-ply history (it belongs to one search: the root changes every move).
@@ -164,14 +176,27 @@ impl History {
     #[inline]
     pub fn quiet_score(&self, pos: &Position, m: Move, conts: &Conts) -> i32 {
         let us = pos.side_to_move();
-        let kt = kind_to_index(pos, m);
-        let mut s = self.quiet(us, m) * quiet_main_weight();
-        for (slot, c) in conts.iter().enumerate() {
-            if let Some(c) = c {
-                s += self.continuation[Self::cont_index(us, slot, *c, kt)] as i32;
+        self.quiet_score_in(us, m, kind_to_index(pos, m), &self.cont_rows(us, conts))
+    }
+
+    /// The continuation rows of the earlier moves `conts` for `us` to move, found once for
+    /// all of a node's quiet moves: a missing earlier move reads a row of zeros, so each move
+    /// adds its five entries without a test.
+    #[inline]
+    fn cont_rows(&self, us: Color, conts: &Conts) -> [&[i16]; CONT_PLIES] {
+        std::array::from_fn(|slot| match conts[slot] {
+            Some(c) => {
+                let start = Self::cont_index(us, slot, c, 0);
+                &self.continuation[start..start + KIND_TO]
             }
-        }
-        s
+            None => &ZERO_ROW,
+        })
+    }
+
+    /// `quiet_score` of `m` (kind-to index `kt`) with the node's `cont_rows`.
+    #[inline]
+    fn quiet_score_in(&self, us: Color, m: Move, kt: usize, rows: &[&[i16]; CONT_PLIES]) -> i32 {
+        rows.iter().fold(self.quiet(us, m) * quiet_main_weight(), |s, row| s + row[kt] as i32)
     }
 
     #[inline]
@@ -447,33 +472,15 @@ impl MovePicker {
         }
     }
 
-    /// `History::quiet_score` plus the ordering's extras for every generated quiet move. The
-    /// node's continuation rows (and its pawn-structure row) are found once for all of them:
-    /// a missing earlier move reads a row of zeros, so each move adds its five entries without
-    /// a test.
+    /// `History::quiet_score` plus the ordering's extras for every generated quiet move, with
+    /// the node's rows found once.
     fn score_quiets(&mut self, pos: &Position, hist: &History) {
         self.scores.clear();
         let us = pos.side_to_move();
-        let rows: [&[i16]; CONT_PLIES] = std::array::from_fn(|slot| match self.conts[slot] {
-            Some(c) => {
-                let start = History::cont_index(us, slot, c, 0);
-                &hist.continuation[start..start + KIND_TO]
-            }
-            None => &ZERO_ROW,
-        });
-        let pawn_row: &[i16] = match self.pawn {
-            Some(p) if pawn_history() != 0 => &hist.pawn[p * 32 * 81..(p + 1) * 32 * 81],
-            _ => &[],
-        };
+        let rows = hist.cont_rows(us, &self.conts);
+        let pawn_row = hist.pawn_row(self.pawn);
         for &m in self.moves.iter() {
-            let kt = kind_to_index(pos, m);
-            let mut s = hist.quiet(us, m) * quiet_main_weight();
-            for row in &rows {
-                s += row[kt] as i32;
-            }
-            if !pawn_row.is_empty() {
-                s += pawn_row[piece_to_index(pos, m)] as i32 * pawn_history();
-            }
+            let s = hist.quiet_score_in(us, m, kind_to_index(pos, m), &rows) + History::pawn_score_in(pawn_row, pos, m);
             self.scores.push(s + self.check_bonus(pos, m) + hist.low_ply_score(self.ply, m));
         }
     }

@@ -223,18 +223,10 @@ pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     file_attacks(sq, occ) | rank_attacks(sq, occ)
 }
 
-/// Both rays along the file of `sq`, from the file's word alone (see `lance_attacks`).
+/// Both rays along the file of `sq` (the two lances' rays; inlined, they share the word).
 #[inline]
 pub fn file_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    let i = sq.index();
-    let (word, bit) = if i < 63 { (0, i) } else { (1, i - 63) };
-    let file_bits: u64 = 0x1ff << (bit - sq.rank() as usize);
-    let o = occ.part(word);
-    let below = file_bits & ((1u64 << bit) - 1);
-    let down = below & !((1u64 << (63 - ((o & below) | 1).leading_zeros())) - 1);
-    let above = file_bits & !((2u64 << bit) - 1);
-    let up = above & (2u64 << ((o & above) | (1 << 63)).trailing_zeros()).wrapping_sub(1);
-    if word == 0 { Bitboard::from_parts(down | up, 0) } else { Bitboard::from_parts(0, down | up) }
+    lance_attacks(Color::Black, sq, occ) | lance_attacks(Color::White, sq, occ)
 }
 
 /// Files 2-7 on the first rank of the first word (bits 9, 18, .. 54): the inner squares of a
