@@ -255,8 +255,13 @@ fn best_thread(results: &[ThreadResult]) -> usize {
     best
 }
 
+/// How long after the planned time the timekeeper waits for the main thread, which stops at
+/// the planned time itself, answers within microseconds when it has a CPU, and then reports
+/// its last line and collects the helpers' votes, which the timekeeper cannot.
+const KEEPER_GRACE_MS: u64 = 1;
+
 /// Gives the answer when the main thread has not by the end of the planned time (plus a
-/// quarter of the network delay), because it is waiting for a CPU: a thread that slept until
+/// millisecond and a quarter of the network delay), because it is waiting for a CPU: a thread that slept until
 /// then gets one at once on a loaded machine, where a busy one may wait tens of milliseconds.
 /// The main thread normally answers first (with a partial iteration's result); then this
 /// returns.
@@ -287,7 +292,7 @@ fn timekeeper(
             (start, time::plan(limits, us, ply, &config.time))
         };
         let Some(plan) = plan else { return };
-        let deadline = origin + Duration::from_millis(plan.maximum + config.time.network_delay / 4);
+        let deadline = origin + Duration::from_millis(plan.maximum + KEEPER_GRACE_MS + config.time.network_delay / 4);
         let now = Instant::now();
         if now >= deadline {
             if let Some(best) = control.stop_and_take_answer() {

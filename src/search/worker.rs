@@ -73,6 +73,8 @@ pub(super) struct Worker<'a> {
     /// probed so far with the opponent's mating line they allow (None: none found).
     pub(super) mate_probe: Option<crate::mate::MateSolver>,
     pub(super) probed: Vec<(Move, Option<Vec<Move>>)>,
+    /// The move of the answer this (main) thread last published.
+    published: Option<Move>,
     /// The network that evaluates this search's positions (`None`: the linear evaluation);
     /// its accumulators are `data.nnue`, pushed and popped with every move.
     pub(super) network: Option<&'a Network>,
@@ -135,6 +137,7 @@ impl<'a> Worker<'a> {
             reductions,
             mate_probe: None,
             probed: Vec::new(),
+            published: None,
             network,
         }
     }
@@ -342,8 +345,7 @@ impl<'a> Worker<'a> {
             if !self.is_main() {
                 continue;
             }
-            let control = self.shared.control;
-            control.publish(answer_of(&self.root_moves[0], &self.pos, self.shared.tt, self.shared.config.resign_value));
+            self.publish_answer(0);
             // ----- main thread: decide whether to go on -----
             self.poll_ponderhit();
             let best = self.root_moves[0].mv;
@@ -434,8 +436,7 @@ impl<'a> Worker<'a> {
         if let Some(r) = reporter {
             self.report(r, len as i32, 0, 1);
         }
-        let control = self.shared.control;
-        control.publish(answer_of(&self.root_moves[0], &self.pos, self.shared.tt, self.shared.config.resign_value));
+        self.publish_answer(0);
         true
     }
 
@@ -470,6 +471,26 @@ impl<'a> Worker<'a> {
         self.pos.undo_move(m);
         self.probed.push((m, line.clone()));
         line
+    }
+
+    /// Makes root move `i` (the root position's, which `self.pos` must be) the answer to give
+    /// if the search is stopped now.
+    fn publish_answer(&mut self, i: usize) {
+        let rm = &self.root_moves[i];
+        self.published = Some(rm.mv);
+        self.shared.control.publish(answer_of(rm, &self.pos, self.shared.tt, self.shared.config.resign_value));
+    }
+
+    /// Main thread, first line, at the root after root move `idx` was searched (`updated`: its
+    /// score and line were set): publishes the move it would play if stopped now, the first of
+    /// the highest score (as the stable sort after a stop leaves them), when that changed. A
+    /// best move found by an unfinished iteration is then not lost when the timekeeper answers.
+    pub(super) fn publish_leader(&mut self, idx: usize, updated: bool) {
+        let rms = &self.root_moves;
+        let Some(lead) = (self.pv_idx..rms.len()).min_by_key(|&i| std::cmp::Reverse(rms[i].score)) else { return };
+        if (updated && lead == idx) || self.published != Some(rms[lead].mv) {
+            self.publish_answer(lead);
+        }
     }
 
     fn report(&self, r: &dyn Reporter, depth: i32, from: usize, to: usize) {

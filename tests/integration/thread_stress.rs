@@ -165,3 +165,50 @@ fn four_threads_tiny_hash_with_racing_flags() {
         assert_legal(pos, &got[0]);
     }
 }
+
+/// The answer a search holds ready (what the timekeeper gives when the main thread waits for a
+/// CPU at the end of its time) is the move the main thread plays when it stops itself: stopped
+/// by a node limit in the middle of an iteration, where a move found better than the last
+/// iteration's best is played, the two agree.
+#[test]
+fn the_answer_held_ready_is_the_move_played_when_stopped() {
+    let _cpu = crate::common::shared();
+    let path = format!("{}/tests/data/random_positions_public.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let positions: Vec<Position> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["sfen"].as_str().and_then(|s| Position::from_sfen(s).ok()))
+        .step_by(11)
+        .take(200)
+        .collect();
+    assert!(positions.len() >= 150);
+    let tt = Arc::new(TranspositionTable::new(4).unwrap());
+    let mut seed = 11u64;
+    let mut moves = 0;
+    for pos in &positions {
+        tt.clear();
+        let control = Control::new();
+        let job = SearchJob {
+            root: pos.clone(),
+            limits: Limits { nodes: Some(2_000 + splitmix(&mut seed) % 40_000), ..Default::default() },
+            config: EngineOptions { threads: 1, ..Default::default() }.search_config(),
+            tt: tt.clone(),
+            control: control.clone(),
+            threads: Vec::new(),
+            start: Instant::now(),
+        };
+        let catch = Catch::default();
+        search::run(job, &catch);
+        let played = catch.0.into_inner().unwrap().remove(0);
+        let held = control.answer().expect("an answer held ready");
+        match (&played, &held) {
+            (BestMove::Move { mv: a, .. }, BestMove::Move { mv: b, .. }) => {
+                assert_eq!(a, b, "played {a}, held {b} in {}", pos.to_sfen());
+                moves += 1;
+            }
+            _ => assert_eq!(played, held, "in {}", pos.to_sfen()),
+        }
+    }
+    assert!(moves >= 100, "most searches end in a move");
+}
