@@ -77,6 +77,17 @@ fn transposition_table_under_contention() {
     assert!(hits.load(Ordering::Relaxed) > 1000, "the test must actually hit");
 }
 
+/// Every `step`-th of the public random positions.
+fn public_positions(step: usize) -> Vec<Position> {
+    let path = format!("{}/tests/data/random_positions_public.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["sfen"].as_str().and_then(|s| Position::from_sfen(s).ok()))
+        .step_by(step)
+        .collect()
+}
+
 /// Keeps the bestmove.
 #[derive(Default)]
 struct Catch(Mutex<Vec<BestMove>>);
@@ -107,14 +118,7 @@ fn assert_legal(pos: &Position, best: &BestMove) {
 #[test]
 fn four_threads_tiny_hash_with_racing_flags() {
     let _cpu = crate::common::shared();
-    let path = format!("{}/tests/data/random_positions_public.jsonl", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let positions: Vec<Position> = text
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter_map(|v| v["sfen"].as_str().and_then(|s| Position::from_sfen(s).ok()))
-        .step_by(20)
-        .collect();
+    let positions = public_positions(20);
     assert!(positions.len() >= 100);
     // One table for all: entries of other positions are noise the search must survive.
     let tt = Arc::new(TranspositionTable::new(1).unwrap());
@@ -173,15 +177,7 @@ fn four_threads_tiny_hash_with_racing_flags() {
 #[test]
 fn the_answer_held_ready_is_the_move_played_when_stopped() {
     let _cpu = crate::common::shared();
-    let path = format!("{}/tests/data/random_positions_public.jsonl", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let positions: Vec<Position> = text
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter_map(|v| v["sfen"].as_str().and_then(|s| Position::from_sfen(s).ok()))
-        .step_by(11)
-        .take(200)
-        .collect();
+    let positions: Vec<Position> = public_positions(11).into_iter().take(200).collect();
     assert!(positions.len() >= 150);
     let tt = Arc::new(TranspositionTable::new(4).unwrap());
     let mut seed = 11u64;
