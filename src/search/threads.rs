@@ -261,8 +261,9 @@ fn best_thread(results: &[ThreadResult]) -> usize {
 const KEEPER_GRACE_MS: u64 = 1;
 
 /// Gives the answer when the main thread has not by the end of the planned time (plus a
-/// millisecond and a quarter of the network delay), because it is waiting for a CPU: a thread that slept until
-/// then gets one at once on a loaded machine, where a busy one may wait tens of milliseconds.
+/// millisecond and a quarter of the network delay), because it is waiting for a CPU: a thread
+/// that slept until then gets one at once on a loaded machine, where a busy one may wait tens
+/// of milliseconds.
 /// The main thread normally answers first (with a partial iteration's result); then this
 /// returns.
 fn timekeeper(

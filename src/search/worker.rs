@@ -481,13 +481,17 @@ impl<'a> Worker<'a> {
         self.shared.control.publish(answer_of(rm, &self.pos, self.shared.tt, self.shared.config.resign_value));
     }
 
-    /// Main thread, first line, at the root after root move `idx` was searched (`updated`: its
-    /// score and line were set): publishes the move it would play if stopped now, the first of
-    /// the highest score (as the stable sort after a stop leaves them), when that changed. A
-    /// best move found by an unfinished iteration is then not lost when the timekeeper answers.
+    /// At the root after root move `idx` was searched (`updated`: its score and line were set):
+    /// the main thread, searching the first PV line, publishes the move it would play if
+    /// stopped now, the first of the highest score (as the stable sort after a stop leaves
+    /// them), when that changed. A best move found by an unfinished iteration is then not lost
+    /// when the timekeeper answers.
     pub(super) fn publish_leader(&mut self, idx: usize, updated: bool) {
+        if !self.is_main() || self.pv_idx != 0 {
+            return;
+        }
         let rms = &self.root_moves;
-        let Some(lead) = (self.pv_idx..rms.len()).min_by_key(|&i| std::cmp::Reverse(rms[i].score)) else { return };
+        let Some(lead) = (0..rms.len()).min_by_key(|&i| std::cmp::Reverse(rms[i].score)) else { return };
         if (updated && lead == idx) || self.published != Some(rms[lead].mv) {
             self.publish_answer(lead);
         }

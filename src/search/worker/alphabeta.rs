@@ -682,9 +682,7 @@ impl Worker<'_> {
                 } else {
                     rm.score = -VALUE_INF;
                 }
-                if self.is_main() && self.pv_idx == 0 {
-                    self.publish_leader(idx, move_count == 1 || value > alpha);
-                }
+                self.publish_leader(idx, move_count == 1 || value > alpha);
             }
 
             if value > best_value {
