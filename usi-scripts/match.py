@@ -139,6 +139,7 @@ def main():
     # Time every go: cshogi's Engine.go returns (bestmove, pondermove).
     slow = defaultdict(int)
     worst = defaultdict(float)
+    total = defaultdict(float)
     moves = defaultdict(int)
     original_go = UsiEngine.go
 
@@ -148,6 +149,7 @@ def main():
         ms = (time.perf_counter() - t) * 1000
         name = self.name or self.cmd
         moves[name] += 1
+        total[name] += ms
         worst[name] = max(worst[name], ms)
         if kw.get("byoyomi") and not kw.get("ponder") and ms > kw["byoyomi"]:
             slow[name] += 1
@@ -211,7 +213,9 @@ def main():
     print(f"W/L/D: {w}/{l}/{d}  score {100 * (w + d / 2) / max(1, w + l + d):.1f}%")
     print(f"Elo: {elo:+.1f} +/- {err:.1f} (95%)")
     for name in moves:
-        print(f"{name}: {moves[name]} moves, slowest {worst[name]:.0f} ms, over byoyomi {slow[name]}")
+        # The mean shows whether both sides spent the same time (a fair byoyomi comparison).
+        print(f"{name}: {moves[name]} moves, mean {total[name] / moves[name]:.1f} ms, "
+              f"slowest {worst[name]:.0f} ms, over byoyomi {slow[name]}")
     endings = defaultdict(int)
     if os.path.exists(csa_path):
         with open(csa_path, encoding="utf-8", errors="replace") as f:
