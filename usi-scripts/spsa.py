@@ -18,6 +18,16 @@ rate at the end (default 0.002, fishtest's); the step of an iteration is a_k * s
 score in -2..2. The log gets one line per iteration (JSON: iteration, result, theta); a run
 with the same --log continues from its last line. The last line printed is `theta NAME=V,...`,
 ready for HAYATE_TUNE.
+
+With `--opponent ENGINE`, each iteration plays both perturbed engines against that engine
+instead of against each other (a pair of games each, on the same opening), and theta moves
+towards the one that scored more against it: a tuning for the opponent that matters (self-play
+and matches against YaneuraOu have disagreed), at twice the games an iteration.
+
+    python3 usi-scripts/spsa.py --engine /tmp/hayate-tune --param lmr_base:140:15 \\
+        --opponent YaneuraOu --opponent-nodes 20000 --opponent-option EvalDir=/tmp/nn \\
+        --opponent-option BookFile=no_book --nodes 22000 --engine-option EvalDir=/tmp/nn \\
+        --engine-option USI_OwnBook=false --openings /tmp/openings_big.txt --log spsa.log
 """
 
 import argparse
@@ -65,6 +75,9 @@ def main():
     ap.add_argument("--hash", type=int, default=16, help="USI_Hash (MiB) of both engines")
     ap.add_argument("--workers", type=int, default=2, help="pairs played at once")
     ap.add_argument("--engine-option", action="append", default=[], help="NAME=VALUE for both engines")
+    ap.add_argument("--opponent", help="play both perturbed engines against this engine instead")
+    ap.add_argument("--opponent-nodes", type=int, help="the opponent's NodesLimit (default: --nodes)")
+    ap.add_argument("--opponent-option", action="append", default=[], help="NAME=VALUE for the opponent")
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--openings", default=os.path.join(here, "..", "tests", "data", "openings_public.txt"))
     ap.add_argument("--seed", type=int, default=1)
@@ -85,13 +98,22 @@ def main():
     for kv in args.engine_option:
         k, v = kv.split("=", 1)
         options[k] = v
+    opponent_options = {"USI_Hash": args.hash, "Threads": args.threads,
+                        "NodesLimit": args.opponent_nodes or args.nodes}
+    for kv in args.opponent_option:
+        k, v = kv.split("=", 1)
+        opponent_options[k] = v
+    opponent = None
+    if args.opponent:
+        opponent = args.opponent if not os.path.exists(args.opponent) else os.path.abspath(args.opponent)
     n = args.iterations
     big_a = 0.1 * n
     lock = threading.Lock()
     folder = tempfile.mkdtemp(prefix="hayate-spsa-")
     state = {"next": done, "theta": theta}
+    against = f", against {args.opponent} at {opponent_options['NodesLimit']} nodes" if opponent else ""
     print(f"spsa: {len(params)} parameters, iterations {done + 1}..{n}, {args.nodes} nodes a move, "
-          f"Threads {args.threads}, USI_Hash {args.hash} MiB for both", flush=True)
+          f"Threads {args.threads}, USI_Hash {args.hash} MiB for both{against}", flush=True)
 
     def worker(wid):
         rng = random.Random(args.seed * 1000 + wid)
@@ -112,14 +134,23 @@ def main():
                 step[p["name"]] = (a_k / c_k * d, p)
             spec = lambda t: ",".join(f"{name}={v}" for name, v in t.items())  # noqa: E731
             e1, e2 = wrapper(folder, engine, spec(plus)), wrapper(folder, engine, spec(minus))
+            line_index = rng.randrange(openings)
+            play = lambda a, b, opts_b: cshogi.cli.main(  # noqa: E731
+                a, b, options1=options, options2=opts_b, games=2, byoyomi=60000, draw=320,
+                opening=args.openings, opening_index=line_index, print_summary=False)
             try:
-                r = cshogi.cli.main(e1, e2, options1=options, options2=options, games=2, byoyomi=60000,
-                                    draw=320, opening=args.openings, opening_index=rng.randrange(openings),
-                                    print_summary=False)
+                if opponent is None:
+                    r = play(e1, e2, options)
+                    score = r.get("engine1_won", 0) - r.get("engine2_won", 0)
+                else:
+                    # Each side's net wins against the opponent; their difference (-4..4) is
+                    # halved to the self-play score's range.
+                    r1, r2 = play(e1, opponent, opponent_options), play(e2, opponent, opponent_options)
+                    net = lambda r: r.get("engine1_won", 0) - r.get("engine2_won", 0)  # noqa: E731
+                    score = (net(r1) - net(r2)) / 2
             finally:
                 os.remove(e1)
                 os.remove(e2)
-            score = r.get("engine1_won", 0) - r.get("engine2_won", 0)
             with lock:
                 for name, (s, _) in step.items():
                     state["theta"][name] += s * score
