@@ -6,7 +6,7 @@
 //! was filed. A linear evaluation misjudges whole families of positions (a castle shape, a
 //! pawn structure, a hand) the same way; the search corrects it within the game.
 
-use super::params::{CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_BONUS, correction_pct};
+use super::params::{CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_BONUS, corr_cont, correction_pct};
 use crate::eval::Value;
 use crate::shogi::{Color, PieceType, Position};
 use std::sync::atomic::{AtomicI16, Ordering};
@@ -26,12 +26,23 @@ fn index(a: u128, b: u128) -> usize {
 }
 
 /// Tables per side to move.
-const KINDS: usize = 5;
+const KINDS: usize = 6;
+
+/// The moves that led to a node, as piece-to indices: the last one and the one before it
+/// (None at the root, after a null move, or where there is none).
+pub type LastMoves = [Option<usize>; 2];
+
+/// The tables in use: the sixth (the last two moves together) only with `corr_cont`.
+#[inline]
+fn kinds_used() -> usize {
+    if corr_cont() != 0 { KINDS } else { KINDS - 1 }
+}
 
 /// Indices of a position's structures: both sides' pawns, the side to move's castle and the
-/// opponent's, both hands, and the move that led here (`prev`: its piece-to index).
+/// opponent's, both hands, the move that led here, and that move with the one before it.
 #[inline]
-fn structures(pos: &Position, prev: Option<usize>) -> [usize; KINDS] {
+fn structures(pos: &Position, last: LastMoves) -> [usize; KINDS] {
+    let prev = last[0];
     let us = pos.side_to_move();
     let castle = |c: Color| {
         let guards = (pos.golds() | pos.pieces_kind(PieceType::Silver)) & pos.pieces_of(c);
@@ -43,6 +54,10 @@ fn structures(pos: &Position, prev: Option<usize>) -> [usize; KINDS] {
         castle(!us),
         (pos.hand_key() >> 50) as usize % SIZE,
         prev.map_or(0, |p| p + 1) % SIZE,
+        match last {
+            [Some(a), Some(b)] => ((a * 2593 + b + 1) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) as usize >> 50,
+            _ => 0,
+        },
     ]
 }
 
@@ -79,18 +94,19 @@ impl Correction {
 
     /// The static evaluation `raw` shifted by what the tables hold for `pos`.
     #[inline]
-    pub fn corrected(&self, pos: &Position, prev: Option<usize>, raw: Value) -> Value {
-        let s = structures(pos, prev);
-        let total: i32 = (0..KINDS).map(|k| self.tables[Self::slot(pos, k, s[k])].load(Ordering::Relaxed) as i32).sum();
+    pub fn corrected(&self, pos: &Position, last: LastMoves, raw: Value) -> Value {
+        let s = structures(pos, last);
+        let total: i32 =
+            (0..kinds_used()).map(|k| self.tables[Self::slot(pos, k, s[k])].load(Ordering::Relaxed) as i32).sum();
         (raw + total * correction_pct() / (100 * CORRECTION_GRAIN)).clamp(-20_000, 20_000)
     }
 
     /// Files the result of a node's search (`searched`, against its corrected static
     /// evaluation `eval`) at `depth`.
-    pub fn update(&self, pos: &Position, prev: Option<usize>, eval: Value, searched: Value, depth: i32) {
+    pub fn update(&self, pos: &Position, last: LastMoves, eval: Value, searched: Value, depth: i32) {
         let bonus = ((searched - eval) * depth / 8).clamp(-CORRECTION_MAX_BONUS, CORRECTION_MAX_BONUS);
-        let s = structures(pos, prev);
-        for (k, &i) in s.iter().enumerate() {
+        let s = structures(pos, last);
+        for (k, &i) in s.iter().enumerate().take(kinds_used()) {
             let e = &self.tables[Self::slot(pos, k, i)];
             let v = e.load(Ordering::Relaxed) as i32;
             e.store((v + bonus - v * bonus.abs() / CORRECTION_LIMIT) as i16, Ordering::Relaxed);
@@ -115,27 +131,27 @@ mod tests {
     fn learns_the_sign_and_size_of_an_error_and_stays_bounded() {
         let pos = Position::startpos();
         let c = Correction::default();
-        assert_eq!(c.corrected(&pos, None, 100), 100);
+        assert_eq!(c.corrected(&pos, [None; 2], 100), 100);
         for _ in 0..1000 {
-            c.update(&pos, None, c.corrected(&pos, None, 100), 400, 10);
+            c.update(&pos, [None; 2], c.corrected(&pos, [None; 2], 100), 400, 10);
         }
-        let shifted = c.corrected(&pos, None, 100);
+        let shifted = c.corrected(&pos, [None; 2], 100);
         assert!(shifted > 150 && shifted <= 100 + KINDS as i32 * CORRECTION_LIMIT / CORRECTION_GRAIN, "{shifted}");
         for _ in 0..1000 {
-            c.update(&pos, None, c.corrected(&pos, None, 100), -200, 10);
+            c.update(&pos, [None; 2], c.corrected(&pos, [None; 2], 100), -200, 10);
         }
-        let shift = c.corrected(&pos, None, 100) - 100;
+        let shift = c.corrected(&pos, [None; 2], 100) - 100;
         assert!(shift < -50, "{shift}");
         // Each table holds a share: a position that shares only some structures gets a part.
         // Other pawns, castles and previous move, the same (empty) hands: the hands' share.
-        let other = c.corrected(&after(&["7g7f", "3c3d", "6i7h", "4a3b"]), Some(7), 100) - 100;
+        let other = c.corrected(&after(&["7g7f", "3c3d", "6i7h", "4a3b"]), [Some(7), None], 100) - 100;
         // Other pawns only: everything but the pawns' share.
-        let pawns = c.corrected(&after(&["7g7f", "3c3d"]), None, 100) - 100;
+        let pawns = c.corrected(&after(&["7g7f", "3c3d"]), [None; 2], 100) - 100;
         assert!(other < 0 && pawns < other && shift < pawns, "{other} {pawns} {shift}");
         // The other side to move has tables of its own.
-        assert_eq!(c.corrected(&after(&["7g7f"]), None, 100), 100);
+        assert_eq!(c.corrected(&after(&["7g7f"]), [None; 2], 100), 100);
         c.clear();
-        assert_eq!(c.corrected(&pos, None, 100), 100);
+        assert_eq!(c.corrected(&pos, [None; 2], 100), 100);
     }
 
     #[test]
@@ -143,16 +159,16 @@ mod tests {
         let pos = Position::startpos();
         let c = Correction::default();
         for _ in 0..100 {
-            c.update(&pos, None, c.corrected(&pos, None, 0), 300, 10);
+            c.update(&pos, [None; 2], c.corrected(&pos, [None; 2], 0), 300, 10);
         }
-        let learned = c.corrected(&pos, None, 0);
+        let learned = c.corrected(&pos, [None; 2], 0);
         assert!(learned > 0);
         let own = c.copy();
-        assert_eq!(own.corrected(&pos, None, 0), learned);
+        assert_eq!(own.corrected(&pos, [None; 2], 0), learned);
         for _ in 0..100 {
-            own.update(&pos, None, own.corrected(&pos, None, 0), -300, 10);
+            own.update(&pos, [None; 2], own.corrected(&pos, [None; 2], 0), -300, 10);
         }
-        assert!(own.corrected(&pos, None, 0) < 0);
-        assert_eq!(c.corrected(&pos, None, 0), learned);
+        assert!(own.corrected(&pos, [None; 2], 0) < 0);
+        assert_eq!(c.corrected(&pos, [None; 2], 0), learned);
     }
 }

@@ -78,6 +78,10 @@ tunables! {
     lmr_history_div = 14000;
     /// Plies less reduction at nodes on the table's PV (YaneuraOu about 3 to 6).
     lmr_tt_pv = 1;
+    /// 1024ths of a ply less reduction per centipawn the correction history moves the node's
+    /// static evaluation by: where the evaluation is unsure, moves are searched deeper (0: off;
+    /// YaneuraOu and Stockfish about 5, a ply per 200).
+    lmr_correction = 0;
     /// Extra reduction (plies) of late moves at cut nodes, and where the evaluation is not
     /// improving.
     lmr_cut_node = 1;
@@ -287,6 +291,9 @@ tunables! {
     fresh_search = 0;
     /// Percentage of the correction history's sum applied to the static evaluation.
     correction_pct = 100;
+    /// A sixth correction table, keyed by the last two moves together (1; Stockfish's and
+    /// YaneuraOu's continuation correction history), or none (0).
+    corr_cont = 0;
     /// The opponent's last quiet move earns butterfly history by how much the static
     /// evaluation swung against it (`clamp(-(its eval + ours), -214, 171) + 60`, times 10 times
     /// this percent; YaneuraOu's scale is 7183 where hayate's is 16384: 228), and its

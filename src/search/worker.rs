@@ -583,11 +583,12 @@ impl<'a> Worker<'a> {
         };
     }
 
-    /// Piece-to index of the move that led to the node at `ply` (None at the root and after a
-    /// null move).
+    /// Piece-to indices of the move that led to the node at `ply` and of the one before it
+    /// (None at the root and after a null move), for the correction history.
     #[inline]
-    fn prev_piece_to(&self, ply: usize) -> Option<usize> {
-        if ply > 0 { self.stack[ply - 1].current_piece_to } else { None }
+    fn last_moves(&self, ply: usize) -> crate::search::correction::LastMoves {
+        let back = |n: usize| if ply >= n { self.stack[ply - n].current_piece_to } else { None };
+        [back(1), back(2)]
     }
 
     /// The static evaluation of the current position without the carried piece sums (at the

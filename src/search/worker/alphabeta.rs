@@ -131,7 +131,7 @@ impl Worker<'_> {
         let static_eval = if raw_eval == VALUE_NONE {
             VALUE_NONE
         } else {
-            self.data.correction.corrected(&self.pos, self.prev_piece_to(ply), raw_eval)
+            self.data.correction.corrected(&self.pos, self.last_moves(ply), raw_eval)
         };
         if raw_eval != VALUE_NONE && tt_hit.is_none() && excluded.is_none() {
             // Keep the evaluation at once: this node may be pruned below without a store, and
@@ -589,7 +589,12 @@ impl Worker<'_> {
                     // Whole plies; a reduction below zero may extend, within limits.
                     r = r.div_euclid(LMR_GRAIN).min(new_depth - 1).max(-lmr_f_max_extension());
                 } else if reduced {
-                    r = self.base_reduction(depth, move_count) / LMR_GRAIN;
+                    let unsure = if lmr_correction() != 0 && static_eval != VALUE_NONE {
+                        lmr_correction() * (static_eval - raw_eval).abs()
+                    } else {
+                        0
+                    };
+                    r = (self.base_reduction(depth, move_count) - unsure) / LMR_GRAIN;
                     if cut_node {
                         r += lmr_cut_node();
                     }
@@ -789,7 +794,7 @@ impl Worker<'_> {
             && best_move.is_none_or(|m| !is_tactical(&self.pos, m))
             && ((best_value < static_eval && best_value < beta) || (best_value > static_eval && best_move.is_some()))
         {
-            self.data.correction.update(&self.pos, self.prev_piece_to(ply), static_eval, best_value, depth);
+            self.data.correction.update(&self.pos, self.last_moves(ply), static_eval, best_value, depth);
         }
 
         // A node that fails low below a table-PV node is kept on the table's PV too: the
@@ -857,7 +862,7 @@ impl Worker<'_> {
                 Some(h) if h.eval.abs() < VALUE_MATE_IN_MAX_PLY => h.eval,
                 _ => self.static_eval(ply),
             };
-            static_eval = self.data.correction.corrected(&self.pos, self.prev_piece_to(ply), raw_eval);
+            static_eval = self.data.correction.corrected(&self.pos, self.last_moves(ply), raw_eval);
             best_value = static_eval;
             if best_value >= beta {
                 if beta_pull() & 1 != 0 && best_value.abs() < VALUE_MATE_IN_MAX_PLY {
