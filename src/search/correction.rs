@@ -26,16 +26,26 @@ fn index(a: u128, b: u128) -> usize {
 }
 
 /// Tables per side to move.
-const KINDS: usize = 6;
+const KINDS: usize = 7;
 
-/// The moves that led to a node, as piece-to indices: the last one and the one before it
-/// (None at the root, after a null move, or where there is none).
-pub type LastMoves = [Option<usize>; 2];
+/// The moves that led to a node, as piece-to indices: the last one, the one before it and
+/// the one four plies back (None at the root, after a null move, or where there is none).
+pub type LastMoves = [Option<usize>; 3];
 
-/// The tables in use: the sixth (the last two moves together) only with `corr_cont`.
+/// The tables in use: the five of the position, then (`corr_cont` 1 or 2) the last move with
+/// the one before it, and (2) the last move with the one four plies back.
 #[inline]
 fn kinds_used() -> usize {
-    if corr_cont() != 0 { KINDS } else { KINDS - 1 }
+    KINDS - 2 + corr_cont().clamp(0, 2) as usize
+}
+
+/// A pair of moves' piece-to indices hashed to a table index (0 where one is missing).
+#[inline]
+fn pair_index(a: Option<usize>, b: Option<usize>) -> usize {
+    match (a, b) {
+        (Some(a), Some(b)) => ((a * 2593 + b + 1) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) as usize >> 50,
+        _ => 0,
+    }
 }
 
 /// Indices of a position's structures: both sides' pawns, the side to move's castle and the
@@ -54,10 +64,8 @@ fn structures(pos: &Position, last: LastMoves) -> [usize; KINDS] {
         castle(!us),
         (pos.hand_key() >> 50) as usize % SIZE,
         prev.map_or(0, |p| p + 1) % SIZE,
-        match last {
-            [Some(a), Some(b)] => ((a * 2593 + b + 1) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) as usize >> 50,
-            _ => 0,
-        },
+        pair_index(last[0], last[1]),
+        pair_index(last[0], last[2]),
     ]
 }
 
@@ -131,27 +139,27 @@ mod tests {
     fn learns_the_sign_and_size_of_an_error_and_stays_bounded() {
         let pos = Position::startpos();
         let c = Correction::default();
-        assert_eq!(c.corrected(&pos, [None; 2], 100), 100);
+        assert_eq!(c.corrected(&pos, [None; 3], 100), 100);
         for _ in 0..1000 {
-            c.update(&pos, [None; 2], c.corrected(&pos, [None; 2], 100), 400, 10);
+            c.update(&pos, [None; 3], c.corrected(&pos, [None; 3], 100), 400, 10);
         }
-        let shifted = c.corrected(&pos, [None; 2], 100);
+        let shifted = c.corrected(&pos, [None; 3], 100);
         assert!(shifted > 150 && shifted <= 100 + KINDS as i32 * CORRECTION_LIMIT / CORRECTION_GRAIN, "{shifted}");
         for _ in 0..1000 {
-            c.update(&pos, [None; 2], c.corrected(&pos, [None; 2], 100), -200, 10);
+            c.update(&pos, [None; 3], c.corrected(&pos, [None; 3], 100), -200, 10);
         }
-        let shift = c.corrected(&pos, [None; 2], 100) - 100;
+        let shift = c.corrected(&pos, [None; 3], 100) - 100;
         assert!(shift < -50, "{shift}");
         // Each table holds a share: a position that shares only some structures gets a part.
         // Other pawns, castles and previous move, the same (empty) hands: the hands' share.
-        let other = c.corrected(&after(&["7g7f", "3c3d", "6i7h", "4a3b"]), [Some(7), None], 100) - 100;
+        let other = c.corrected(&after(&["7g7f", "3c3d", "6i7h", "4a3b"]), [Some(7), None, None], 100) - 100;
         // Other pawns only: everything but the pawns' share.
-        let pawns = c.corrected(&after(&["7g7f", "3c3d"]), [None; 2], 100) - 100;
+        let pawns = c.corrected(&after(&["7g7f", "3c3d"]), [None; 3], 100) - 100;
         assert!(other < 0 && pawns < other && shift < pawns, "{other} {pawns} {shift}");
         // The other side to move has tables of its own.
-        assert_eq!(c.corrected(&after(&["7g7f"]), [None; 2], 100), 100);
+        assert_eq!(c.corrected(&after(&["7g7f"]), [None; 3], 100), 100);
         c.clear();
-        assert_eq!(c.corrected(&pos, [None; 2], 100), 100);
+        assert_eq!(c.corrected(&pos, [None; 3], 100), 100);
     }
 
     #[test]
@@ -159,16 +167,16 @@ mod tests {
         let pos = Position::startpos();
         let c = Correction::default();
         for _ in 0..100 {
-            c.update(&pos, [None; 2], c.corrected(&pos, [None; 2], 0), 300, 10);
+            c.update(&pos, [None; 3], c.corrected(&pos, [None; 3], 0), 300, 10);
         }
-        let learned = c.corrected(&pos, [None; 2], 0);
+        let learned = c.corrected(&pos, [None; 3], 0);
         assert!(learned > 0);
         let own = c.copy();
-        assert_eq!(own.corrected(&pos, [None; 2], 0), learned);
+        assert_eq!(own.corrected(&pos, [None; 3], 0), learned);
         for _ in 0..100 {
-            own.update(&pos, [None; 2], own.corrected(&pos, [None; 2], 0), -300, 10);
+            own.update(&pos, [None; 3], own.corrected(&pos, [None; 3], 0), -300, 10);
         }
-        assert!(own.corrected(&pos, [None; 2], 0) < 0);
-        assert_eq!(c.corrected(&pos, [None; 2], 0), learned);
+        assert!(own.corrected(&pos, [None; 3], 0) < 0);
+        assert_eq!(c.corrected(&pos, [None; 3], 0), learned);
     }
 }

@@ -291,8 +291,9 @@ tunables! {
     fresh_search = 0;
     /// Percentage of the correction history's sum applied to the static evaluation.
     correction_pct = 100;
-    /// A sixth correction table, keyed by the last two moves together (1; Stockfish's and
-    /// YaneuraOu's continuation correction history), or none (0).
+    /// Correction tables keyed by the last move together with the one before it (1), and also
+    /// with the one four plies back (2; Stockfish's and YaneuraOu's continuation correction
+    /// history), or none (0).
     corr_cont = 0;
     /// The opponent's last quiet move earns butterfly history by how much the static
     /// evaluation swung against it (`clamp(-(its eval + ours), -214, 171) + 60`, times 10 times

@@ -583,12 +583,13 @@ impl<'a> Worker<'a> {
         };
     }
 
-    /// Piece-to indices of the move that led to the node at `ply` and of the one before it
-    /// (None at the root and after a null move), for the correction history.
+    /// Piece-to indices of the move that led to the node at `ply`, of the one before it and of
+    /// the one four plies back (None at the root and after a null move), for the correction
+    /// history.
     #[inline]
     fn last_moves(&self, ply: usize) -> crate::search::correction::LastMoves {
         let back = |n: usize| if ply >= n { self.stack[ply - n].current_piece_to } else { None };
-        [back(1), back(2)]
+        [back(1), back(2), back(4)]
     }
 
     /// The static evaluation of the current position without the carried piece sums (at the
