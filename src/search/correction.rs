@@ -162,6 +162,24 @@ mod tests {
         assert_eq!(c.corrected(&pos, [None; 3], 100), 100);
     }
 
+    /// The last move together with the one before it has a table of its own: a node reached
+    /// by the same last move after another move before it shares every table but that one.
+    #[test]
+    fn the_last_two_moves_together_have_a_table_of_their_own() {
+        let pos = Position::startpos();
+        let c = Correction::default();
+        let learned_after = [Some(100), Some(200), None];
+        for _ in 0..200 {
+            c.update(&pos, learned_after, c.corrected(&pos, learned_after, 0), 300, 10);
+        }
+        let same = c.corrected(&pos, learned_after, 0);
+        let other_before = c.corrected(&pos, [Some(100), Some(201), None], 0);
+        let other_last = c.corrected(&pos, [Some(101), Some(200), None], 0);
+        assert!(same > other_before && other_before > 0, "{same} {other_before}");
+        // Another last move loses its own table and the pair's: less again.
+        assert!(other_before > other_last && other_last > 0, "{other_before} {other_last}");
+    }
+
     #[test]
     fn a_copy_starts_with_the_same_entries_and_then_learns_on_its_own() {
         let pos = Position::startpos();

@@ -291,10 +291,10 @@ tunables! {
     fresh_search = 0;
     /// Percentage of the correction history's sum applied to the static evaluation.
     correction_pct = 100;
-    /// Correction tables keyed by the last move together with the one before it (1), and also
-    /// with the one four plies back (2; Stockfish's and YaneuraOu's continuation correction
-    /// history), or none (0).
-    corr_cont = 0;
+    /// Correction tables keyed by the last move together with the one before it (1; the
+    /// default since 2026-12-08), and also with the one four plies back (2; Stockfish's and
+    /// YaneuraOu's continuation correction history), or none (0).
+    corr_cont = 1;
     /// The opponent's last quiet move earns butterfly history by how much the static
     /// evaluation swung against it (`clamp(-(its eval + ours), -214, 171) + 60`, times 10 times
     /// this percent; YaneuraOu's scale is 7183 where hayate's is 16384: 228), and its
