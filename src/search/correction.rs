@@ -49,10 +49,10 @@ fn pair_index(a: Option<usize>, b: Option<usize>) -> usize {
 }
 
 /// Indices of a position's structures: both sides' pawns, the side to move's castle and the
-/// opponent's, both hands, the move that led here, and that move with the one before it.
+/// opponent's, both hands, the move that led here, and that move with the one before it and
+/// with the one four plies back.
 #[inline]
 fn structures(pos: &Position, last: LastMoves) -> [usize; KINDS] {
-    let prev = last[0];
     let us = pos.side_to_move();
     let castle = |c: Color| {
         let guards = (pos.golds() | pos.pieces_kind(PieceType::Silver)) & pos.pieces_of(c);
@@ -63,7 +63,7 @@ fn structures(pos: &Position, last: LastMoves) -> [usize; KINDS] {
         castle(us),
         castle(!us),
         (pos.hand_key() >> 50) as usize % SIZE,
-        prev.map_or(0, |p| p + 1) % SIZE,
+        last[0].map_or(0, |p| p + 1) % SIZE,
         pair_index(last[0], last[1]),
         pair_index(last[0], last[2]),
     ]

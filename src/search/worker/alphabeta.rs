@@ -319,7 +319,7 @@ impl Worker<'_> {
             depth -= 1;
         }
 
-        let prev_piece_to = if ply > 0 { self.stack[ply - 1].current_piece_to } else { None };
+        let prev_piece_to = self.last_moves(ply)[0];
         let killers = self.stack[ply].killers;
         let counter = self.data.history.counter_move(prev_piece_to);
         let conts = self.conts_at(ply);
